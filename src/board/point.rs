@@ -1,0 +1,187 @@
+//! Colours, points and moves: the vocabulary every layer shares.
+
+use std::fmt;
+
+/// The largest board side the rules core supports (the GTP maximum).
+pub const MAX_SIZE: usize = 25;
+/// Distance between vertically adjacent points in the padded layout.
+///
+/// The layout is fixed for every board size (one border row and column on
+/// each side of a 25x25 board), so a [`Point`] means the same intersection
+/// whatever the size and neighbour offsets are constants.
+pub const STRIDE: usize = MAX_SIZE + 2;
+/// Number of slots in the padded layout, borders included.
+pub const SLOTS: usize = STRIDE * STRIDE;
+
+/// A player colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Color {
+    /// Black, who moves first.
+    Black = 0,
+    /// White.
+    White = 1,
+}
+
+impl Color {
+    /// The other colour.
+    #[inline]
+    #[must_use]
+    pub const fn opponent(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    /// 0 for Black, 1 for White: an index into per-colour tables.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Both colours, Black first.
+    pub const ALL: [Color; 2] = [Color::Black, Color::White];
+
+    /// One upper-case letter: `B` or `W`.
+    pub const fn letter(self) -> char {
+        match self {
+            Color::Black => 'B',
+            Color::White => 'W',
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Color::Black => "black",
+            Color::White => "white",
+        })
+    }
+}
+
+/// An intersection, stored as its index in the padded layout.
+///
+/// `x` counts columns from the left and `y` rows from the top, both from 0,
+/// so `Point::new(0, 0)` is the top-left corner (SGF `aa`) on every size.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Point(pub(crate) u16);
+
+impl Point {
+    /// The point at column `x` and row `y` (both from 0, row 0 at the top).
+    ///
+    /// # Panics
+    /// If `x` or `y` is not below [`MAX_SIZE`].
+    #[inline]
+    pub const fn new(x: usize, y: usize) -> Point {
+        assert!(x < MAX_SIZE && y < MAX_SIZE);
+        Point(((y + 1) * STRIDE + x + 1) as u16)
+    }
+
+    /// The point at `(x, y)` if both lie on a board of side `size`.
+    pub fn checked(x: usize, y: usize, size: usize) -> Option<Point> {
+        (x < size && y < size && size <= MAX_SIZE).then(|| Point::new(x, y))
+    }
+
+    /// Column from the left, from 0.
+    #[inline]
+    pub const fn x(self) -> usize {
+        self.0 as usize % STRIDE - 1
+    }
+
+    /// Row from the top, from 0.
+    #[inline]
+    pub const fn y(self) -> usize {
+        self.0 as usize / STRIDE - 1
+    }
+
+    /// Index in the padded layout, for tables of [`SLOTS`] entries.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The point whose padded index is `index`; the caller keeps it on the board.
+    #[inline]
+    pub const fn from_index(index: usize) -> Point {
+        Point(index as u16)
+    }
+
+    /// Whether the point lies on a board of side `size`.
+    #[inline]
+    pub fn is_on(self, size: usize) -> bool {
+        let i = self.0 as usize;
+        let (row, col) = (i / STRIDE, i % STRIDE);
+        (1..=size).contains(&row) && (1..=size).contains(&col)
+    }
+
+    /// The four orthogonal neighbours in the padded layout (some may be border slots).
+    #[inline]
+    pub const fn neighbours(self) -> [Point; 4] {
+        let i = self.0;
+        [
+            Point(i - STRIDE as u16),
+            Point(i - 1),
+            Point(i + 1),
+            Point(i + STRIDE as u16),
+        ]
+    }
+
+    /// The four diagonal neighbours in the padded layout.
+    #[inline]
+    pub const fn diagonals(self) -> [Point; 4] {
+        let i = self.0;
+        let s = STRIDE as u16;
+        [Point(i - s - 1), Point(i - s + 1), Point(i + s - 1), Point(i + s + 1)]
+    }
+
+    /// GTP name on a board of side `size` (`D4`, columns skip `I`).
+    pub fn to_gtp(self, size: usize) -> String {
+        let letters = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+        format!("{}{}", letters[self.x()] as char, size - self.y())
+    }
+}
+
+impl fmt::Debug for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Point({}, {})", self.x(), self.y())
+    }
+}
+
+/// A move: a stone on a point, or a pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Place a stone.
+    Play(Point),
+    /// Pass.
+    Pass,
+}
+
+impl Move {
+    /// The point of a stone move.
+    pub const fn point(self) -> Option<Point> {
+        match self {
+            Move::Play(p) => Some(p),
+            Move::Pass => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn point_round_trip() {
+        for y in 0..MAX_SIZE {
+            for x in 0..MAX_SIZE {
+                let p = Point::new(x, y);
+                assert_eq!((p.x(), p.y()), (x, y));
+                assert!(p.is_on(25));
+                assert_eq!(p.is_on(19), x < 19 && y < 19);
+            }
+        }
+        assert_eq!(Point::new(3, 15).to_gtp(19), "D4");
+        assert_eq!(Point::new(8, 0).to_gtp(9), "J9");
+    }
+}

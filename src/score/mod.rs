@@ -1,0 +1,1 @@
+//! Counting finished games under each rule set.

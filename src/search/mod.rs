@@ -1,0 +1,1 @@
+//! Monte Carlo tree search.
