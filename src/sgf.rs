@@ -294,6 +294,24 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Between game trees: skips to the next '(' that opens one (followed,
+    /// after white space, by ';' or '('), so text around the trees such as
+    /// a mail header with "(1)" in it is ignored. False if there is none.
+    fn seek_game_tree(&mut self) -> bool {
+        while let Some(i) = self.bytes[self.pos..].iter().position(|&b| b == b'(') {
+            self.pos += i;
+            let next = self.bytes[self.pos + 1..]
+                .iter()
+                .find(|b| !b.is_ascii_whitespace());
+            if matches!(next, Some(b';' | b'(')) {
+                return true;
+            }
+            self.pos += 1;
+        }
+        self.pos = self.bytes.len();
+        false
+    }
+
     /// Parses up to `max_games` game trees.
     fn run(mut self, max_games: usize) -> Result<Collection, SgfError> {
         // For each open '(' the node the variation hangs from (None: a new game).
@@ -303,12 +321,8 @@ impl<'a> Parser<'a> {
         let mut in_node = false;
         let mut closed_games = 0;
         while closed_games < max_games {
-            if open.is_empty() {
-                // Between game trees: skip anything up to the next '('.
-                match self.bytes[self.pos..].iter().position(|&b| b == b'(') {
-                    Some(i) => self.pos += i,
-                    None => break,
-                }
+            if open.is_empty() && !self.seek_game_tree() {
+                break;
             }
             self.skip_space();
             let Some(b) = self.peek() else {
@@ -953,7 +967,11 @@ mod tests {
         );
         assert_eq!(read("(;GM[2])"), Err(SgfError::NotGo("2".into())));
         assert!(matches!(read("(;B)"), Err(SgfError::MissingValue { .. })));
-        assert!(matches!(read("(B[aa])"), Err(SgfError::BadProperty { .. })));
+        assert_eq!(read("(B[aa])"), Err(SgfError::NoGameTree));
+        assert!(matches!(
+            read("(;B[aa](B[bb]))"),
+            Err(SgfError::BadProperty { .. })
+        ));
         assert!(matches!(
             read("(;b[aa])"),
             Err(SgfError::BadProperty { .. })
@@ -965,6 +983,15 @@ mod tests {
         assert!(matches!(read("(;PL[X])"), Err(SgfError::BadValue { .. })));
         let msg = read("(;SZ[30])").unwrap_err().to_string();
         assert!(msg.contains("SZ[30]"), "{msg}");
+    }
+
+    #[test]
+    fn text_around_game_trees_is_skipped() {
+        let r = read("From: someone (1)\n\n(;SZ[9];B[aa])\ntrailing ) junk ( x").unwrap();
+        assert_eq!(r.size, 9);
+        let c = Collection::parse(b"x (;C[1]) (2) ( ;C[2])").unwrap();
+        assert_eq!(c.games().len(), 2);
+        assert_eq!(c.node(c.games()[1]).first("C"), Some("2"));
     }
 
     #[test]
