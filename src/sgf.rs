@@ -1,4 +1,4 @@
-//! SGF (FF[3] and FF[4]) reading and writing for Go games.
+//! SGF (`FF[3]` and `FF[4]`) reading and writing for Go games.
 //!
 //! Reading follows the main line (first variation at each branch) and is
 //! forgiving: anything KGS, CGoban, Sabaki, GoGui or Fox write loads, and
@@ -389,7 +389,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// An identifier and its values. FF[3] allows lower-case letters in
+    /// An identifier and its values. `FF[3]` allows lower-case letters in
     /// identifiers (`AddBlack`); only the upper-case ones count.
     fn property(&mut self) -> Result<(String, Vec<String>), SgfError> {
         let start = self.pos;
@@ -591,7 +591,7 @@ impl GameRecord {
         Ok(())
     }
 
-    /// Writes the record as an FF[4] SGF game tree (UTF-8).
+    /// Writes the record as an `FF[4]` SGF game tree (UTF-8).
     ///
     /// Passes are written `B[]`; komi keeps a decimal point when it is
     /// large enough to pass for Fox's komi-times-100, so it reads back as is.
@@ -724,7 +724,7 @@ fn parse_color(pl: &str) -> Option<Color> {
     }
 }
 
-/// An SGF coordinate letter: `a`..`z` are 0..25, `A`..`Z` 26..51 (FF[4]).
+/// An SGF coordinate letter: `a`..`z` are 0..25, `A`..`Z` 26..51 (`FF[4]`).
 fn coord(b: u8) -> Option<usize> {
     match b {
         b'a'..=b'z' => Some(usize::from(b - b'a')),
@@ -755,7 +755,7 @@ fn bad_point(property: &str, value: &str) -> SgfError {
     }
 }
 
-/// A move: empty is a pass, and so is `tt` on boards up to 19x19 (FF[3]).
+/// A move: empty is a pass, and so is `tt` on boards up to 19x19 (`FF[3]`).
 fn parse_move(property: &str, value: &str, size: usize) -> Result<Move, SgfError> {
     let v = value.trim();
     if v.is_empty() || (v == "tt" && size <= 19) {
