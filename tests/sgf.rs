@@ -1,7 +1,7 @@
 //! SGF reader and writer: sample files as real programs write them, real
 //! games, round trips of random records, and hostile input.
 
-use kosumi::board::{Color, Move, Point};
+use kosumi::board::{Color, Game, Move, Point, Rules};
 use kosumi::sgf::{Collection, Event, GameRecord, SgfError};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -270,6 +270,23 @@ fn real_games_all_parse() {
         total += n;
     }
     println!("{} games, {total} moves", games.len());
+}
+
+#[test]
+fn real_games_replay_legally() {
+    let Some(games) = real_games() else { return };
+    for (path, bytes) in &games {
+        let r = GameRecord::from_sgf(bytes).unwrap();
+        let mut game = Game::new(r.size, Rules::japanese());
+        for &p in &r.setup_black {
+            game.set_stone(p, Some(B));
+        }
+        for (i, (color, mv)) in r.moves().enumerate() {
+            if let Err(e) = game.play(color, mv) {
+                panic!("{} move {}: {color} {mv:?}: {e}", path.display(), i + 1);
+            }
+        }
+    }
 }
 
 #[test]
