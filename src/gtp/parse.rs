@@ -245,9 +245,9 @@ pub fn format_failure(id: Option<u64>, text: &str) -> String {
 /// Guarantees the response ends with exactly one empty line and has none
 /// inside: CRs are removed, trailing white space is cut from every line,
 /// and blank lines after the first are dropped. The first line may be
-/// blank (`showboard` starts its diagram on the next line); it is never
-/// empty on the wire because it carries the status and id. Empty text gives
-/// `=\n\n` (or `=id\n\n`).
+/// blank (`showboard` starts its diagram on the next line): it is sent as
+/// `=id ` with a space, like GNU Go, and is never empty on the wire. Empty
+/// text gives `=\n\n` (or `=id\n\n`).
 pub fn format_response(status: char, id: Option<u64>, text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 16);
     out.push(status);
@@ -257,11 +257,14 @@ pub fn format_response(status: char, id: Option<u64>, text: &str) -> String {
     let text = text.replace('\r', "");
     let mut lines = text.split('\n').map(str::trim_end);
     let first = lines.next().unwrap_or("");
-    if !first.is_empty() {
+    let mut rest = lines.filter(|l| !l.is_empty()).peekable();
+    if !first.is_empty() || rest.peek().is_some() {
+        // GNU Go always writes `=id ` before the text; gogui-regress takes
+        // the response from the first space, so keep the space.
         out.push(' ');
         out.push_str(first);
     }
-    for line in lines.filter(|l| !l.is_empty()) {
+    for line in rest {
         out.push('\n');
         out.push_str(line);
     }
@@ -771,7 +774,7 @@ mod tests {
         let board = "\n   A B\n 2 . . 2\n 1 . . 1\n   A B\n";
         assert_eq!(
             format_success(Some(4), board),
-            "=4\n   A B\n 2 . . 2\n 1 . . 1\n   A B\n\n"
+            "=4 \n   A B\n 2 . . 2\n 1 . . 1\n   A B\n\n"
         );
     }
 
