@@ -195,7 +195,7 @@ impl Default for PriorWeights {
 /// Probabilities of the heavy playout rules, tried in this order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlayoutWeights {
-    /// Capture the last move's chain, or another chain in atari next to it.
+    /// Capture the last move's chain when it is in atari.
     pub capture: f64,
     /// Save an own chain the last move put in atari.
     pub escape: f64,
@@ -302,11 +302,10 @@ impl Policy {
         let mut friendly = false;
         for n in p.neighbours() {
             match board.get(n) {
-                Some(c) if c == opp => {
-                    if board.in_atari(n) {
-                        good += w.capture + w.capture_per_stone * board.chain_size(n).min(8) as f32;
-                    }
+                Some(c) if c == opp && board.in_atari(n) => {
+                    good += w.capture + w.capture_per_stone * board.chain_size(n).min(8) as f32;
                 }
+                Some(c) if c == opp => {}
                 Some(_) => {
                     friendly = true;
                     if board.in_atari(n) && !board.is_self_atari(p, color) {
@@ -402,14 +401,13 @@ impl Policy {
         let mut cands = [Point::from_index(0); 16];
         let mut n = 0;
         let opp = color.opponent();
-        // Captures: the last move's chain, or an opponent chain next to it.
-        if Policy::chance(rng, w.capture) {
-            if board.get(l) == Some(opp) && board.in_atari(l) {
-                if let Some(a) = board.atari_point(l) {
-                    if board.is_legal_empty(a, color) {
-                        return Some(a);
-                    }
-                }
+        // Capture the last move's chain when it is in atari.
+        if board.get(l) == Some(opp) && board.in_atari(l) && Policy::chance(rng, w.capture) {
+            if let Some(a) = board
+                .atari_point(l)
+                .filter(|&a| board.is_legal_empty(a, color))
+            {
+                return Some(a);
             }
         }
         // Escapes: own chains the last move put in atari.

@@ -445,7 +445,7 @@ impl Searcher {
                 if ctl.hard.is_some_and(|h| elapsed >= h) {
                     break;
                 }
-                if own_count % check_every == 0 {
+                if own_count.is_multiple_of(check_every) {
                     w.flush();
                     if shared.should_stop(&ctl, elapsed) {
                         break;
