@@ -554,6 +554,40 @@ fn gnugo_against_gnugo() {
 }
 
 #[test]
+fn gnugo_handicap_game() {
+    let Some(g) = gnugo() else { return };
+    let dir = scratch("handicap");
+    let report = run_match(&args(&[
+        "--engine",
+        &g,
+        "--engine",
+        &g,
+        "--games",
+        "1",
+        "--size",
+        "9",
+        "--komi",
+        "0.5",
+        "--handicap",
+        "2",
+        "--sgf-dir",
+        dir.to_str().unwrap(),
+        "--quiet",
+        "--engine-stderr",
+        "null",
+    ]))
+    .unwrap();
+    assert!(only_game(&report).moves > 10);
+    let sgf = fs::read_to_string(dir.join("game-0001.sgf")).unwrap();
+    assert!(sgf.contains("HA[2]") && sgf.contains("AB[cg][gc]"), "{sgf}");
+    assert!(sgf.contains(";W["), "{sgf}");
+    assert!(
+        !sgf.contains(";B[") || sgf.find(";W[") < sgf.find(";B["),
+        "White moves first: {sgf}"
+    );
+}
+
+#[test]
 fn gnugo_as_referee() {
     let Some(g) = gnugo() else { return };
     // Black walls off columns A-E, White F-J: B+2.5 with komi 6.5 under any

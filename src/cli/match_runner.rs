@@ -1388,8 +1388,7 @@ fn record_game(shared: &Shared, mut played: Played) -> Result<(), MatchError> {
         let done = games.len();
         let t = tally_for(&games, 0, None);
         let remaining = cfg.games.saturating_sub(done);
-        let per_game =
-            book.started.elapsed().as_secs_f64() / book.played_now as f64 / cfg.concurrency as f64;
+        let per_game = book.started.elapsed().as_secs_f64() / book.played_now as f64;
         eprintln!(
             "[{done}/{}] {} {} - {} {} (draws {}), score {:.1}%, ETA {}",
             cfg.games,
@@ -1453,7 +1452,7 @@ fn table(
     let width = names.iter().map(|s| s.len()).max().unwrap_or(0).max(12);
     let _ = writeln!(
         out,
-        "{:width$}  {:>5} {:>5} {:>5} {:>6}  {:>13}  {:>13}",
+        "{:width$}  {:>5} {:>5} {:>5} {:>6}  {:>14}  {:>14}",
         "engine", "games", "wins", "draws", "losses", "as black w/d/l", "as white w/d/l"
     );
     for (e, name) in names.iter().enumerate() {
@@ -1597,6 +1596,16 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchReport, MatchError> {
     }
 
     let todo: VecDeque<usize> = (1..=cfg.games).filter(|g| !done.contains_key(g)).collect();
+    if !done.is_empty() && !cfg.quiet {
+        if let Some(path) = &cfg.results {
+            eprintln!(
+                "resuming from '{}': {} game(s) already played, {} to go",
+                path.display(),
+                done.len(),
+                todo.len()
+            );
+        }
+    }
     let prior: Vec<GameSummary> = done.values().cloned().collect();
     let mut decision = cfg.sprt.map(|s| s.decision(&tally_for(&prior, 0, None)));
     let already_decided = decision.is_some_and(|d| d != SprtDecision::Continue);
