@@ -352,6 +352,15 @@ impl Board {
         self.check(p, color, false).is_ok()
     }
 
+    /// Legality of a move on a point known to be an empty point of the board
+    /// (the playout fast path: no bounds or occupancy check).
+    #[inline]
+    pub fn is_legal_empty(&self, p: Point, color: Color) -> bool {
+        let i = p.index();
+        debug_assert!(self.cells[i] == EMPTY);
+        self.ko as usize != i && (self.empty_neighbours(i) > 0 || !self.is_suicide(i, color))
+    }
+
     /// Why `color` may not play on `p`, if it may not.
     ///
     /// With `allow_suicide`, a move that leaves its own chain without

@@ -13,6 +13,7 @@ mod bitboard;
 #[allow(clippy::module_inception)]
 mod board;
 mod game;
+mod playout;
 mod point;
 mod rules;
 pub mod zobrist;
@@ -20,5 +21,6 @@ pub mod zobrist;
 pub use bitboard::{Bitboard, BitboardIter};
 pub use board::{Board, PlayError};
 pub use game::{fixed_handicap, Game};
+pub use playout::{light_playout, random_move, FastRng, PlayoutResult};
 pub use point::{Color, Move, Point, MAX_SIZE, SLOTS, STRIDE};
 pub use rules::{KoRule, RuleSet, Rules, Scoring, UnknownRules};
