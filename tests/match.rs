@@ -337,6 +337,16 @@ fn final_scores_are_recorded_and_disagreement_flagged() {
     let g = only_game(&report);
     assert!(!g.disagreement);
     assert_eq!(g.result, "W+2");
+
+    // kosumi's own count differing from the engines' agreed one is noted.
+    let report = fake_match("--final-score W+2", "--final-score W+2", &[]).unwrap();
+    let g = only_game(&report);
+    assert_eq!(g.result, "W+6.5");
+    assert!(
+        g.detail.ends_with("the engines agree on W+2"),
+        "{}",
+        g.detail
+    );
 }
 
 #[test]

@@ -1102,6 +1102,12 @@ fn play_game(
         };
         result_text = format_margin(margin);
         detail = format!("{detail}; counted by {how}");
+        // Worth seeing when checking a counter against the engines.
+        if let [Some(a), Some(b)] = parsed {
+            if (a - b).abs() <= 1e-9 && (a - margin).abs() > 1e-9 {
+                detail = format!("{detail}; the engines agree on {}", format_margin(a));
+            }
+        }
     } else if let Some(w) = winner {
         result_text = format!("{}+{}", w.letter(), reason.sgf_suffix());
     }
