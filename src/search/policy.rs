@@ -166,6 +166,8 @@ pub struct PriorWeights {
     pub around_last: f32,
     /// Losses for a first-line move far from any stone.
     pub edge_empty: f32,
+    /// Losses for a second-line move far from any stone.
+    pub second_line_empty: f32,
     /// Wins for a third- or fourth-line move far from any stone.
     pub third_line_empty: f32,
     /// Losses of the pass while the board is still half empty.
@@ -186,6 +188,7 @@ impl Default for PriorWeights {
             near_last: 5.0,
             around_last: 2.0,
             edge_empty: 6.0,
+            second_line_empty: 3.0,
             third_line_empty: 2.0,
             pass_early: 20.0,
         }
@@ -309,7 +312,11 @@ impl Policy {
                 Some(_) => {
                     friendly = true;
                     if board.in_atari(n) && !board.is_self_atari(p, color) {
-                        good += w.escape + board.chain_size(n).min(8) as f32;
+                        if escape_is_ladder(board, p, color) {
+                            bad += w.escape;
+                        } else {
+                            good += w.escape + board.chain_size(n).min(8) as f32;
+                        }
                     }
                 }
                 None => {}
@@ -340,11 +347,11 @@ impl Policy {
         let size = board.size();
         if size >= 9 {
             let line = p.x().min(p.y()).min(size - 1 - p.x()).min(size - 1 - p.y());
-            if (line == 0 || line == 2 || line == 3) && empty_around(board, p) {
-                if line == 0 {
-                    bad += w.edge_empty;
-                } else {
-                    good += w.third_line_empty;
+            if line <= 3 && empty_around(board, p) {
+                match line {
+                    0 => bad += w.edge_empty,
+                    1 => bad += w.second_line_empty,
+                    _ => good += w.third_line_empty,
                 }
             }
         }
@@ -367,14 +374,17 @@ impl Policy {
     }
 
     /// A playout move for `color`: tactics and shape around the last move
-    /// first, else a random legal move that fills no own true eye and is not
-    /// a pointless self-atari. `None` means pass.
+    /// (`last`, the opponent's) and `color`'s own move before it (`last2`:
+    /// take what it ataried if the opponent left it), else a random legal
+    /// move that fills no own true eye and is not a pointless self-atari.
+    /// `None` means pass.
     #[inline]
     pub fn playout_move(
         &self,
         board: &Board,
         color: Color,
         last: Option<Point>,
+        last2: Option<Point>,
         rng: &mut FastRng,
     ) -> Option<Point> {
         if let Some(l) = last {
@@ -382,7 +392,37 @@ impl Policy {
                 return Some(p);
             }
         }
+        if let Some(l2) = last2 {
+            if let Some(p) = self.capture_next_to(board, color, l2, rng) {
+                return Some(p);
+            }
+        }
         self.random_move(board, color, rng)
+    }
+
+    /// Captures an opponent chain in atari next to `p`, if any.
+    #[inline]
+    fn capture_next_to(
+        &self,
+        board: &Board,
+        color: Color,
+        p: Point,
+        rng: &mut FastRng,
+    ) -> Option<Point> {
+        let opp = color.opponent();
+        for n in p.neighbours() {
+            if board.get(n) == Some(opp) && board.in_atari(n) {
+                if let Some(a) = board
+                    .atari_point(n)
+                    .filter(|&a| board.is_legal_empty(a, color))
+                {
+                    if Policy::chance(rng, self.playout.capture) {
+                        return Some(a);
+                    }
+                }
+            }
+        }
+        None
     }
 
     #[inline]
@@ -513,6 +553,76 @@ impl Policy {
     }
 }
 
+/// Whether `defender`'s chain through `p` (two liberties, attacker to
+/// move) is caught in a ladder: the attacker ataris from either side, the
+/// defender extends, until the chain gets three liberties (escaped) or is
+/// left in atari (caught). Captures of ataried attackers count as escapes.
+pub fn ladder_caught(board: &Board, p: Point, defender: Color) -> bool {
+    ladder_step(board, p, defender, 0)
+}
+
+fn ladder_step(board: &Board, p: Point, defender: Color, depth: usize) -> bool {
+    if depth > 40 {
+        return false;
+    }
+    let attacker = defender.opponent();
+    let libs = board.liberties_bb(p);
+    if libs.count() != 2 {
+        return libs.count() < 2;
+    }
+    for a in libs.iter() {
+        if !board.is_legal(a, attacker) {
+            continue;
+        }
+        let mut b = board.clone();
+        b.play_unchecked(a, attacker);
+        if b.get(p) != Some(defender) || b.in_atari(a) {
+            // Captured at once, or the ataring stone can be taken: not a clean ladder.
+            if b.get(p) != Some(defender) {
+                return true;
+            }
+            continue;
+        }
+        // The defender may capture an attacker next to the chain instead.
+        let mut counter = false;
+        for s in b.chain_iter(p) {
+            for n in s.neighbours() {
+                if b.get(n) == Some(attacker) && b.in_atari(n) {
+                    counter = true;
+                }
+            }
+        }
+        if counter {
+            continue;
+        }
+        let Some(e) = b.atari_point(p) else {
+            continue;
+        };
+        if !b.is_legal(e, defender) {
+            return true;
+        }
+        b.play_unchecked(e, defender);
+        match b.liberty_count(p) {
+            0 | 1 => return true,
+            2 => {
+                if ladder_step(&b, p, defender, depth + 1) {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether extending `color`'s chain in atari at `a` leaves it with two
+/// liberties in a ladder that catches it.
+fn escape_is_ladder(board: &Board, a: Point, color: Color) -> bool {
+    let mut b = board.clone();
+    b.play_unchecked(a, color);
+    b.liberty_count(a) == 2 && ladder_caught(&b, a, color)
+}
+
 /// The vital point of an eye space of exactly three empty points in a row or
 /// bent, next to `l`, surrounded by one colour: the middle point.
 fn nakade_point(board: &Board, l: Point) -> Option<Point> {
@@ -586,6 +696,27 @@ mod tests {
         b.play(Point::new(3, 3), Color::White).unwrap();
         assert!(policy.shape(&b, Point::new(2, 2)) > 0.0);
         assert_eq!(policy.shape(&Board::new(5), Point::new(2, 2)), 0.0);
+    }
+
+    #[test]
+    fn ladders_are_read() {
+        // Black E5 with two liberties, White around: a ladder to the edge.
+        let mut b = Board::new(9);
+        b.play(Point::new(4, 4), Color::Black).unwrap();
+        for (x, y) in [(4, 3), (3, 4), (5, 5)] {
+            b.play(Point::new(x, y), Color::White).unwrap();
+        }
+        assert!(ladder_caught(&b, Point::new(4, 4), Color::Black));
+        // Black stones on both ladder paths break it.
+        let mut broken = b.clone();
+        broken.play(Point::new(2, 6), Color::Black).unwrap();
+        broken.play(Point::new(6, 2), Color::Black).unwrap();
+        assert!(!ladder_caught(&broken, Point::new(4, 4), Color::Black));
+        // A stone with three liberties is no ladder.
+        let mut free = Board::new(9);
+        free.play(Point::new(4, 4), Color::Black).unwrap();
+        free.play(Point::new(4, 3), Color::White).unwrap();
+        assert!(!ladder_caught(&free, Point::new(4, 4), Color::Black));
     }
 
     #[test]

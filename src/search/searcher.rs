@@ -128,7 +128,8 @@ pub struct Searcher {
     params: SearchParams,
     policy: Policy,
     tree: Option<TreeState>,
-    low_streak: u32,
+    /// Own moves in a row below the resign threshold, per colour.
+    low_streak: [u32; 2],
 }
 
 impl std::fmt::Debug for Searcher {
@@ -164,7 +165,7 @@ impl Searcher {
             params,
             policy,
             tree: None,
-            low_streak: 0,
+            low_streak: [0; 2],
         }
     }
 
@@ -189,7 +190,7 @@ impl Searcher {
     /// Forgets the tree (new game, board size change).
     pub fn clear(&mut self) {
         self.tree = None;
-        self.low_streak = 0;
+        self.low_streak = [0; 2];
     }
 
     /// Nodes in the tree now.
@@ -366,12 +367,8 @@ impl Searcher {
             Some(&(_, Move::Pass)) => 1,
             _ => 0,
         };
-        let root_last: Vec<Point> = moves
-            .iter()
-            .rev()
-            .take(1)
-            .filter_map(|&(_, m)| m.point())
-            .collect();
+        let nth_last = |k: usize| moves.iter().rev().nth(k).and_then(|&(_, m)| m.point());
+        let root_last = [nth_last(0), nth_last(1)];
         let stones_diff =
             board.stones(Color::Black).count() as i32 - board.stones(Color::White).count() as i32;
         let root_placed =
@@ -400,7 +397,8 @@ impl Searcher {
             color,
             root_passes,
             late,
-            root_last: root_last.first().copied(),
+            root_last: root_last[0],
+            root_last2: root_last[1],
             root_placed,
             territory: !rules.area_scoring() && !cleanup,
             pass_placed: rules.pass_gives_prisoner(),
@@ -500,15 +498,15 @@ impl Searcher {
         let threshold = self.params.resign_threshold;
         if threshold > 0.0
             && game.moves().len() >= size * size / 5
-            && analysis.playouts >= RESIGN_MIN_PLAYOUTS
+            && analysis.candidates.iter().map(|c| c.visits).sum::<u64>() >= RESIGN_MIN_PLAYOUTS
             && best.winrate < threshold
         {
-            self.low_streak += 1;
-            if self.low_streak >= RESIGN_STREAK {
+            self.low_streak[color.index()] += 1;
+            if self.low_streak[color.index()] >= RESIGN_STREAK {
                 return Decision::Resign;
             }
         } else {
-            self.low_streak = 0;
+            self.low_streak[color.index()] = 0;
         }
         let pass = analysis.candidates.iter().find(|c| c.mv == Move::Pass);
         let mut choice = best.mv;
@@ -535,7 +533,10 @@ impl Searcher {
             let slack = if opponent_passed { 0.5 } else { 0.0 };
             if let Some(pass) = pass {
                 let enough = pass.visits >= 10.max(best.visits / 20);
+                // Before the opponent passes, pass only a won game.
+                let settled = opponent_passed || best.winrate >= 0.5;
                 if enough
+                    && settled
                     && pass.winrate >= best.winrate - 0.02
                     && (pass.score_lead >= best.score_lead - slack
                         || (opponent_passed && pass.winrate >= 0.99))
@@ -621,6 +622,7 @@ struct Shared<'a> {
     /// Half the board or more is filled: the pass becomes a real candidate.
     late: bool,
     root_last: Option<Point>,
+    root_last2: Option<Point>,
     /// Black stones placed minus White's so far (territory counting).
     root_placed: i32,
     territory: bool,
@@ -839,6 +841,7 @@ impl<'a> Worker<'a> {
         let mut to_move = sh.color;
         let mut passes = sh.root_passes;
         let mut last = sh.root_last;
+        let mut last2 = sh.root_last2;
         let mut placed = sh.root_placed;
         arena.get(node).visits.fetch_add(1, Relaxed);
         self.path.push(node);
@@ -873,6 +876,7 @@ impl<'a> Worker<'a> {
             c.visits.fetch_add(1, Relaxed);
             let code = c.mv.load(Relaxed);
             let sign = if to_move == Color::Black { 1 } else { -1 };
+            last2 = last;
             if code == PASS {
                 self.board.clear_ko();
                 passes += 1;
@@ -901,11 +905,12 @@ impl<'a> Worker<'a> {
         while run_passes < 2 && moves < sh.max_moves {
             match sh
                 .policy
-                .playout_move(&self.board, to_move, last, &mut self.rng)
+                .playout_move(&self.board, to_move, last, last2, &mut self.rng)
             {
                 Some(p) => {
                     self.board.play_unchecked(p, to_move);
                     self.seq.push((p.index() as u16, to_move));
+                    last2 = last;
                     last = Some(p);
                     run_passes = 0;
                     moves += 1;
@@ -918,6 +923,7 @@ impl<'a> Worker<'a> {
                 }
                 None => {
                     self.board.clear_ko();
+                    last2 = last;
                     last = None;
                     run_passes += 1;
                 }
