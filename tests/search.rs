@@ -94,7 +94,7 @@ fn captures_the_deciding_chain() {
     let game = setup(&WHITE_IN_ATARI, "japanese", 6.5);
     let (d, a) = genmove(&mut searcher(1000, 1), &game, Color::Black);
     assert_eq!(d, Decision::Play(at("F2", 9)), "{:?}", a.candidates.first());
-    assert!(a.winrate > 0.8, "{}", a.winrate);
+    assert!(a.winrate > 0.7, "{}", a.winrate);
 }
 
 #[test]
@@ -362,4 +362,35 @@ fn stops_at_once_when_asked() {
         &mut |_| {},
     );
     assert!(a.playouts <= 2);
+}
+
+#[test]
+fn searcher_can_ponder_on_another_thread() {
+    // The GTP layer ponders by moving the searcher into a thread running
+    // `analyze` until a command arrives.
+    fn is_send<T: Send>() {}
+    is_send::<Searcher>();
+    let mut s = searcher(100, 10);
+    let mut game = Game::new(9, Rules::japanese());
+    game.play(Color::Black, at("E5", 9)).unwrap();
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let handle = std::thread::spawn(move || {
+        let a = s.analyze(
+            &game,
+            Color::White,
+            Limits {
+                playouts: Some(400),
+                time: None,
+            },
+            &flag,
+            None,
+            &mut |_| {},
+        );
+        (s, a)
+    });
+    let (s, a) = handle.join().unwrap();
+    assert_eq!(a.playouts, 400);
+    assert!(s.tree_nodes() > 0);
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
 }

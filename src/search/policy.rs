@@ -618,6 +618,22 @@ fn ladder_step(board: &Board, p: Point, defender: Color, depth: usize) -> bool {
 /// Whether extending `color`'s chain in atari at `a` leaves it with two
 /// liberties in a ladder that catches it.
 fn escape_is_ladder(board: &Board, a: Point, color: Color) -> bool {
+    // Cheap count first: only two liberties can make a ladder.
+    let mut libs = crate::board::Bitboard::EMPTY;
+    for n in a.neighbours() {
+        if board.is_empty(n) {
+            libs.insert(n);
+        } else if board.get(n) == Some(color) {
+            libs |= board.liberties_bb(n);
+        } else if board.get(n).is_some() && board.in_atari(n) {
+            // Extending with a capture: never a clean ladder.
+            return false;
+        }
+    }
+    libs.remove(a);
+    if libs.count() != 2 {
+        return false;
+    }
     let mut b = board.clone();
     b.play_unchecked(a, color);
     b.liberty_count(a) == 2 && ladder_caught(&b, a, color)

@@ -36,7 +36,7 @@ const SCORE_WEIGHT: f64 = 0.08;
 /// RAVE equivalence parameter: visits at which RAVE and UCT weigh the same.
 const RAVE_EQUIV: f64 = 3000.0;
 /// Exploration constant of the UCB term.
-const EXPLORE: f64 = 0.1;
+const EXPLORE: f64 = 0.0;
 /// Own genmoves in a row below the resign threshold before resigning.
 const RESIGN_STREAK: u32 = 3;
 /// Playouts below which the win rate is not trusted for resigning.
@@ -414,6 +414,8 @@ impl Searcher {
             own_samples: AtomicU64::new(0),
             score_scale: 2.0 * size as f64,
             score_center,
+            explore: tune("EXPLORE", EXPLORE),
+            rave_equiv: tune("RAVE_EQUIV", RAVE_EQUIV),
             max_moves: 3 * size * size,
             mercy: (size * size / 4).max(10) as i32,
         };
@@ -639,6 +641,8 @@ struct Shared<'a> {
     ownership: Vec<AtomicI64>,
     own_samples: AtomicU64,
     score_scale: f64,
+    explore: f64,
+    rave_equiv: f64,
     /// Expected final score for Black, where the score term is steepest.
     score_center: f64,
     max_moves: usize,
@@ -1051,6 +1055,16 @@ impl<'a> Worker<'a> {
             return pass;
         }
         let ln_n = (n.visits().max(1) as f64).ln();
+        // Priors are offsets from the parent's value for the player choosing
+        // (first-play urgency): a 0.5 prior in a 45% position would send the
+        // search to every untried move.
+        let parent_visits = n.visits().saturating_sub(1);
+        let parent_q = if parent_visits > 0 {
+            1.0 - n.value.load(Relaxed) as f64 / VALUE_ONE / parent_visits as f64
+        } else {
+            0.5
+        }
+        .clamp(0.0, 1.0);
         let mut best = first;
         let mut best_u = f64::NEG_INFINITY;
         for i in first..first + k as u32 {
@@ -1060,15 +1074,16 @@ impl<'a> Worker<'a> {
             }
             let visits = c.visits() as f64;
             let (pn, pv) = c.prior();
+            let pv = (parent_q + pv - 0.5).clamp(0.01, 0.99);
             let qn = visits + pn;
             let mut q = (c.value.load(Relaxed) as f64 / VALUE_ONE + pv * pn) / qn.max(1e-9);
             let rn = c.rave_visits.load(Relaxed) as f64;
             if rn > 0.0 {
                 let r = c.rave_value.load(Relaxed) as f64 / VALUE_ONE / rn;
-                let beta = rn / (rn + qn + rn * qn / RAVE_EQUIV);
+                let beta = rn / (rn + qn + rn * qn / self.sh.rave_equiv);
                 q = (1.0 - beta) * q + beta * r;
             }
-            let u = q + EXPLORE * (ln_n / (visits + 1.0)).sqrt();
+            let u = q + self.sh.explore * (ln_n / (visits + 1.0)).sqrt();
             if u > best_u {
                 best_u = u;
                 best = i;
@@ -1105,4 +1120,11 @@ impl<'a> Worker<'a> {
         n.n_children.store(self.priors.len() as u16, Relaxed);
         true
     }
+}
+
+fn tune(name: &str, default: f64) -> f64 {
+    std::env::var(format!("KOSUMI_{name}"))
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
