@@ -1,6 +1,87 @@
-use criterion::{criterion_group, criterion_main, Criterion};
+//! Rules-core speed: light playouts, legality, play plus undo, hashing.
 
-fn placeholder(_c: &mut Criterion) {}
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use kosumi::board::{light_playout, Board, Color, FastRng, Game, Point, Rules};
+use std::hint::black_box;
 
-criterion_group!(benches, placeholder);
+fn playouts(c: &mut Criterion) {
+    let mut g = c.benchmark_group("light_playout");
+    g.throughput(Throughput::Elements(1));
+    for size in [9usize, 19] {
+        let empty = Board::new(size);
+        let mut rng = FastRng::new(1);
+        g.bench_function(format!("{size}x{size}"), |b| {
+            b.iter(|| {
+                let mut board = empty.clone();
+                black_box(light_playout(
+                    &mut board,
+                    Color::Black,
+                    &mut rng,
+                    size * size * 3,
+                ))
+            })
+        });
+    }
+    g.finish();
+}
+
+/// A mid-game 19x19 position from a seeded random game.
+fn midgame() -> Board {
+    let mut board = Board::new(19);
+    let mut rng = FastRng::new(7);
+    light_playout(&mut board, Color::Black, &mut rng, 150);
+    board
+}
+
+fn legality(c: &mut Criterion) {
+    let board = midgame();
+    let points: Vec<Point> = board.points().collect();
+    c.bench_function("legality_all_points_19x19", |b| {
+        b.iter(|| {
+            points
+                .iter()
+                .filter(|&&p| board.is_legal(p, Color::Black))
+                .count()
+        })
+    });
+}
+
+fn play_undo(c: &mut Criterion) {
+    let mut game = Game::new(19, Rules::japanese());
+    let mut rng = FastRng::new(3);
+    for _ in 0..100 {
+        let color = game.to_move();
+        if let Some(p) = kosumi::board::random_move(game.board(), color, &mut rng) {
+            game.play(color, kosumi::board::Move::Play(p)).unwrap();
+        }
+    }
+    let color = game.to_move();
+    let p = kosumi::board::random_move(game.board(), color, &mut rng).unwrap();
+    c.bench_function("game_play_undo_19x19", |b| {
+        b.iter(|| {
+            game.play(color, kosumi::board::Move::Play(p)).unwrap();
+            game.undo()
+        })
+    });
+    let board = midgame();
+    c.bench_function("board_play_copy_19x19", |b| {
+        b.iter(|| {
+            let mut copy = board.clone();
+            copy.play_unchecked(black_box(p), color);
+            copy
+        })
+    });
+}
+
+fn hashing(c: &mut Criterion) {
+    let board = midgame();
+    c.bench_function("hash_incremental_19x19", |b| {
+        b.iter(|| black_box(&board).position_hash())
+    });
+    c.bench_function("hash_recompute_19x19", |b| {
+        b.iter(|| black_box(&board).recompute_hash())
+    });
+}
+
+criterion_group!(benches, playouts, legality, play_undo, hashing);
 criterion_main!(benches);

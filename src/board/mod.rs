@@ -1,6 +1,26 @@
 //! The rules core: points, bitboards, Zobrist keys, the board, rule sets and
 //! game history. It knows nothing of counting, search or GTP.
+//!
+//! ```
+//! use kosumi::board::{Color, Game, Move, Point, Rules};
+//! let mut game = Game::new(9, Rules::japanese());
+//! game.play(Color::Black, Move::Play(Point::new(4, 4))).unwrap();
+//! assert_eq!(game.board().get(Point::new(4, 4)), Some(Color::Black));
+//! assert_eq!(game.to_move(), Color::White);
+//! ```
 
+mod bitboard;
+#[allow(clippy::module_inception)]
+mod board;
+mod game;
+mod playout;
 mod point;
+mod rules;
+pub mod zobrist;
 
+pub use bitboard::{Bitboard, BitboardIter};
+pub use board::{Board, PlayError};
+pub use game::{fixed_handicap, Game};
+pub use playout::{light_playout, random_move, FastRng, PlayoutResult};
 pub use point::{Color, Move, Point, MAX_SIZE, SLOTS, STRIDE};
+pub use rules::{KoRule, RuleSet, Rules, Scoring, UnknownRules};

@@ -132,7 +132,12 @@ impl Point {
     pub const fn diagonals(self) -> [Point; 4] {
         let i = self.0;
         let s = STRIDE as u16;
-        [Point(i - s - 1), Point(i - s + 1), Point(i + s - 1), Point(i + s + 1)]
+        [
+            Point(i - s - 1),
+            Point(i - s + 1),
+            Point(i + s - 1),
+            Point(i + s + 1),
+        ]
     }
 
     /// GTP name on a board of side `size` (`D4`, columns skip `I`).

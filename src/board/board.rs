@@ -1,0 +1,861 @@
+//! The board: stones, chains, liberties, captures, legality.
+//!
+//! Points live in a padded array so neighbours are constant offsets. Each
+//! chain keeps libego's pseudo-liberty triple (count, sum and sum of squares
+//! of liberty indices, one entry per stone-liberty adjacency): a chain is in
+//! atari exactly when all its pseudo-liberties are the same point, which the
+//! triple answers in O(1). Packed neighbour counts answer eye and suicide
+//! questions in O(1), a list of empty points gives O(1) random picks, and
+//! per-colour bitboards serve flood fills and counting.
+
+use super::bitboard::Bitboard;
+use super::point::{Color, Point, MAX_SIZE, SLOTS, STRIDE};
+use super::zobrist;
+use std::fmt;
+
+/// Why a move was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PlayError {
+    /// The point is not on the board.
+    OffBoard,
+    /// The point already holds a stone.
+    Occupied,
+    /// The stone would have no liberty and captures nothing.
+    Suicide,
+    /// The move retakes a ko at once.
+    Ko,
+    /// The move recreates an earlier whole-board position (positional superko).
+    Superko,
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PlayError::OffBoard => "point is off the board",
+            PlayError::Occupied => "point is occupied",
+            PlayError::Suicide => "suicide",
+            PlayError::Ko => "ko retaken at once",
+            PlayError::Superko => "recreates an earlier position (superko)",
+        })
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+const EMPTY: u8 = 2;
+const BORDER: u8 = 3;
+/// Neighbour counts are packed 4 bits per kind: black (border counts too),
+/// white (border counts too), empty.
+const NB_SHIFT_EMPTY: u32 = 8;
+
+#[inline]
+const fn nb_unit(cell: u8) -> u16 {
+    1 << (cell as u32 * 4)
+}
+
+/// Pseudo-liberty bookkeeping of one chain, stored at its head point.
+#[derive(Clone, Copy, Default)]
+struct ChainInfo {
+    libs: u16,
+    stones: u16,
+    lib_sum: u32,
+    lib_sum_sq: u32,
+}
+
+impl ChainInfo {
+    #[inline]
+    fn add_lib(&mut self, p: usize) {
+        self.libs += 1;
+        self.lib_sum += p as u32;
+        self.lib_sum_sq += (p * p) as u32;
+    }
+
+    #[inline]
+    fn remove_lib(&mut self, p: usize) {
+        self.libs -= 1;
+        self.lib_sum -= p as u32;
+        self.lib_sum_sq -= (p * p) as u32;
+    }
+
+    #[inline]
+    fn in_atari(&self) -> bool {
+        let n = self.libs as u64;
+        n > 0 && n * self.lib_sum_sq as u64 == self.lib_sum as u64 * self.lib_sum as u64
+    }
+
+    #[inline]
+    fn atari_point(&self) -> Point {
+        Point::from_index((self.lib_sum / self.libs as u32) as usize)
+    }
+}
+
+/// A Go board of side 1 to 25: stones, chains, prisoners and the ko point.
+///
+/// It knows simple ko and suicide; superko, passes and history belong to
+/// [`Game`](super::Game).
+///
+/// ```
+/// use kosumi::board::{Board, Color, Point};
+/// let mut board = Board::new(5);
+/// // Black surrounds the white stone at B3, taking it on the last move.
+/// for (x, y) in [(1, 1), (2, 2), (1, 3)] {
+///     board.play(Point::new(x, y), Color::Black).unwrap();
+/// }
+/// board.play(Point::new(1, 2), Color::White).unwrap();
+/// board.play(Point::new(0, 2), Color::Black).unwrap();
+/// assert_eq!(board.captures(Color::Black), 1);
+/// let diagram = [
+///     "   A B C D E",
+///     " 5 . . . . . 5",
+///     " 4 . X . . . 4",
+///     " 3 X . X . . 3",
+///     " 2 . X . . . 2",
+///     " 1 . . . . . 1",
+///     "   A B C D E",
+/// ];
+/// assert_eq!(board.to_string(), diagram.join("\n") + "\n");
+/// ```
+#[derive(Clone)]
+pub struct Board {
+    size: usize,
+    cells: [u8; SLOTS],
+    nb: [u16; SLOTS],
+    head: [u16; SLOTS],
+    next: [u16; SLOTS],
+    chains: [ChainInfo; SLOTS],
+    empties: [u16; SLOTS],
+    empty_pos: [u16; SLOTS],
+    empty_count: usize,
+    stones: [Bitboard; 2],
+    hash: u64,
+    ko: u16,
+    captures: [u32; 2],
+    last_move: u16,
+}
+
+impl Board {
+    /// An empty board of side `size`.
+    ///
+    /// # Panics
+    /// If `size` is not in `1..=25`; use [`Board::try_new`] for input.
+    pub fn new(size: usize) -> Board {
+        Board::try_new(size).expect("board size must be 1 to 25")
+    }
+
+    /// An empty board of side `size`, or `None` if `size` is not in `1..=25`.
+    pub fn try_new(size: usize) -> Option<Board> {
+        if !(1..=MAX_SIZE).contains(&size) {
+            return None;
+        }
+        let mut b = Board {
+            size,
+            cells: [BORDER; SLOTS],
+            nb: [0; SLOTS],
+            head: [0; SLOTS],
+            next: [0; SLOTS],
+            chains: [ChainInfo::default(); SLOTS],
+            empties: [0; SLOTS],
+            empty_pos: [0; SLOTS],
+            empty_count: 0,
+            stones: [Bitboard::EMPTY; 2],
+            hash: 0,
+            ko: 0,
+            captures: [0; 2],
+            last_move: 0,
+        };
+        for y in 0..size {
+            for x in 0..size {
+                let p = Point::new(x, y).index();
+                b.cells[p] = EMPTY;
+                b.empty_pos[p] = b.empty_count as u16;
+                b.empties[b.empty_count] = p as u16;
+                b.empty_count += 1;
+            }
+        }
+        for y in 0..size {
+            for x in 0..size {
+                let p = Point::new(x, y);
+                let mut nb = 0;
+                for n in p.neighbours() {
+                    nb += match b.cells[n.index()] {
+                        BORDER => nb_unit(0) + nb_unit(1),
+                        c => nb_unit(c),
+                    };
+                }
+                b.nb[p.index()] = nb;
+            }
+        }
+        Some(b)
+    }
+
+    /// Side of the board.
+    #[inline]
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The stone on `p`, or `None` if it is empty (or off the board).
+    #[inline]
+    pub fn get(&self, p: Point) -> Option<Color> {
+        match self.cells[p.index()] {
+            0 => Some(Color::Black),
+            1 => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    /// Whether `p` is an empty point of the board.
+    #[inline]
+    pub fn is_empty(&self, p: Point) -> bool {
+        self.cells[p.index()] == EMPTY
+    }
+
+    /// Whether `p` lies on this board.
+    #[inline]
+    pub fn contains(&self, p: Point) -> bool {
+        p.index() < SLOTS && p.is_on(self.size)
+    }
+
+    /// The points of the board, row by row from the top-left.
+    pub fn points(&self) -> impl Iterator<Item = Point> {
+        let size = self.size;
+        (0..size).flat_map(move |y| (0..size).map(move |x| Point::new(x, y)))
+    }
+
+    /// The empty points, in no particular order.
+    #[inline]
+    pub fn empty_points(&self) -> &[u16] {
+        &self.empties[..self.empty_count]
+    }
+
+    /// Number of empty points.
+    #[inline]
+    pub fn empty_count(&self) -> usize {
+        self.empty_count
+    }
+
+    /// Stones of `color` as a bitboard.
+    #[inline]
+    pub fn stones(&self, color: Color) -> Bitboard {
+        self.stones[color.index()]
+    }
+
+    /// Prisoners taken by `color` on this board (captures during play).
+    #[inline]
+    pub fn captures(&self, color: Color) -> u32 {
+        self.captures[color.index()]
+    }
+
+    /// Adds prisoners taken by `color` outside board play (Swedish pass stones).
+    pub fn add_captures(&mut self, color: Color, n: u32) {
+        self.captures[color.index()] += n;
+    }
+
+    /// The point where a simple-ko recapture is forbidden for the next move.
+    #[inline]
+    pub fn ko_point(&self) -> Option<Point> {
+        (self.ko != 0).then(|| Point::from_index(self.ko as usize))
+    }
+
+    /// Clears the ko point (after a pass the ko may be retaken).
+    #[inline]
+    pub fn clear_ko(&mut self) {
+        self.ko = 0;
+    }
+
+    /// The last stone played on this board, if any.
+    #[inline]
+    pub fn last_move(&self) -> Option<Point> {
+        (self.last_move != 0).then(|| Point::from_index(self.last_move as usize))
+    }
+
+    /// Zobrist hash of the stones alone (for positional superko).
+    #[inline]
+    pub fn position_hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Zobrist hash of stones, ko point and side to move (for transpositions).
+    #[inline]
+    pub fn full_hash(&self, to_move: Color) -> u64 {
+        let mut h = self.hash ^ zobrist::KO[self.ko as usize];
+        if to_move == Color::White {
+            h ^= zobrist::WHITE_TO_MOVE;
+        }
+        h
+    }
+
+    /// The stone hash recomputed from scratch (to check the incremental one).
+    pub fn recompute_hash(&self) -> u64 {
+        let mut h = 0;
+        for c in Color::ALL {
+            for p in self.stones[c.index()].iter() {
+                h ^= zobrist::STONE[c.index()][p.index()];
+            }
+        }
+        h
+    }
+
+    #[inline]
+    fn neighbour_count(&self, p: usize, cell: u8) -> u32 {
+        (self.nb[p] >> (cell as u32 * 4)) as u32 & 0xf
+    }
+
+    #[inline]
+    fn empty_neighbours(&self, p: usize) -> u32 {
+        (self.nb[p] >> NB_SHIFT_EMPTY) as u32 & 0xf
+    }
+
+    #[inline]
+    fn chain_info(&self, p: usize) -> &ChainInfo {
+        &self.chains[self.head[p] as usize]
+    }
+
+    /// The one place a point changes; keeps hash, bitboards, neighbour
+    /// counts and the empty list in step so none of them can drift.
+    #[inline]
+    fn set_cell(&mut self, p: usize, to: u8) {
+        let from = self.cells[p];
+        debug_assert!(from != BORDER && to != BORDER && from != to);
+        let pt = Point::from_index(p);
+        if from == EMPTY {
+            let pos = self.empty_pos[p] as usize;
+            self.empty_count -= 1;
+            let last = self.empties[self.empty_count];
+            self.empties[pos] = last;
+            self.empty_pos[last as usize] = pos as u16;
+        } else {
+            self.hash ^= zobrist::STONE[from as usize][p];
+            self.stones[from as usize].remove(pt);
+        }
+        if to == EMPTY {
+            self.empty_pos[p] = self.empty_count as u16;
+            self.empties[self.empty_count] = p as u16;
+            self.empty_count += 1;
+        } else {
+            self.hash ^= zobrist::STONE[to as usize][p];
+            self.stones[to as usize].insert(pt);
+        }
+        self.cells[p] = to;
+        let delta_add = nb_unit(to);
+        let delta_sub = nb_unit(from);
+        for n in pt.neighbours() {
+            let n = n.index();
+            // Border slots wrap harmlessly: their counts are never read.
+            self.nb[n] = self.nb[n].wrapping_add(delta_add).wrapping_sub(delta_sub);
+        }
+    }
+
+    /// Whether `color` may play on `p` under simple ko with suicide forbidden.
+    #[inline]
+    pub fn is_legal(&self, p: Point, color: Color) -> bool {
+        self.check(p, color, false).is_ok()
+    }
+
+    /// Legality of a move on a point known to be an empty point of the board
+    /// (the playout fast path: no bounds or occupancy check).
+    #[inline]
+    pub fn is_legal_empty(&self, p: Point, color: Color) -> bool {
+        let i = p.index();
+        debug_assert!(self.cells[i] == EMPTY);
+        self.ko as usize != i && (self.empty_neighbours(i) > 0 || !self.is_suicide(i, color))
+    }
+
+    /// Why `color` may not play on `p`, if it may not.
+    ///
+    /// With `allow_suicide`, a move that leaves its own chain without
+    /// liberties is accepted (the chain is then removed).
+    pub fn check(&self, p: Point, color: Color, allow_suicide: bool) -> Result<(), PlayError> {
+        if !self.contains(p) {
+            return Err(PlayError::OffBoard);
+        }
+        let i = p.index();
+        if self.cells[i] != EMPTY {
+            return Err(PlayError::Occupied);
+        }
+        if self.ko as usize == i {
+            return Err(PlayError::Ko);
+        }
+        if allow_suicide || self.empty_neighbours(i) > 0 || !self.is_suicide(i, color) {
+            Ok(())
+        } else {
+            Err(PlayError::Suicide)
+        }
+    }
+
+    /// Suicide test for an empty point with no empty neighbour.
+    #[inline]
+    fn is_suicide(&self, p: usize, color: Color) -> bool {
+        let me = color as u8;
+        for n in Point::from_index(p).neighbours() {
+            let n = n.index();
+            let c = self.cells[n];
+            if c == BORDER {
+                continue;
+            }
+            let atari = self.chain_info(n).in_atari();
+            if (c == me) != atari {
+                // A friendly chain with another liberty, or an enemy chain captured.
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Plays a stone after checking simple ko, suicide and occupancy.
+    ///
+    /// On error the board is unchanged. See [`Board::play_unchecked`] for the
+    /// fast path the search uses.
+    pub fn play(&mut self, p: Point, color: Color) -> Result<(), PlayError> {
+        self.check(p, color, false)?;
+        self.play_unchecked(p, color);
+        Ok(())
+    }
+
+    /// Plays a stone without checking legality; returns the stones captured.
+    ///
+    /// The caller guarantees `p` is an empty point of the board. A suicidal
+    /// move removes its own chain (as Tromp-Taylor rules allow); a ko
+    /// recapture is carried out. Use [`Board::play`] for untrusted moves.
+    pub fn play_unchecked(&mut self, p: Point, color: Color) -> u32 {
+        let i = p.index();
+        debug_assert!(self.cells[i] == EMPTY);
+        let me = color as u8;
+        let opp = color.opponent() as u8;
+        let eye_of_opponent = self.neighbour_count(i, opp) == 4;
+
+        self.set_cell(i, me);
+        self.head[i] = i as u16;
+        self.next[i] = i as u16;
+        self.chains[i] = ChainInfo {
+            libs: 0,
+            stones: 1,
+            lib_sum: 0,
+            lib_sum_sq: 0,
+        };
+
+        // Liberties first, then connections, then captures: a captured
+        // stone hands its point back through `remove_chain` only once.
+        for n in p.neighbours() {
+            if self.cells[n.index()] == EMPTY {
+                self.chains[i].add_lib(n.index());
+            }
+        }
+        for n in p.neighbours() {
+            let n = n.index();
+            let c = self.cells[n];
+            if c < EMPTY {
+                let h = self.head[n] as usize;
+                self.chains[h].remove_lib(i);
+                let mine = self.head[i] as usize;
+                if c == me && h != mine {
+                    self.merge(mine, h);
+                }
+            }
+        }
+        let mut captured = 0u32;
+        let mut captured_point = 0usize;
+        for n in p.neighbours() {
+            let n = n.index();
+            if self.cells[n] == opp && self.chains[self.head[n] as usize].libs == 0 {
+                captured_point = n;
+                captured += self.remove_chain(self.head[n] as usize);
+            }
+        }
+        self.captures[color.index()] += captured;
+
+        let mine = self.head[i] as usize;
+        self.ko = 0;
+        if self.chains[mine].libs == 0 {
+            // Suicide, only reached when the caller allows it.
+            let lost = self.remove_chain(mine);
+            self.captures[opp as usize] += lost;
+        } else if captured == 1 && eye_of_opponent && self.chains[mine].stones == 1 {
+            self.ko = captured_point as u16;
+        }
+        self.last_move = i as u16;
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(self.hash, self.recompute_hash(), "incremental hash drifted");
+        captured
+    }
+
+    /// Merges chain `b` into chain `a` (both heads), relabelling the smaller.
+    fn merge(&mut self, a: usize, b: usize) {
+        let (big, small) = if self.chains[a].stones >= self.chains[b].stones {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let mut s = small;
+        loop {
+            self.head[s] = big as u16;
+            s = self.next[s] as usize;
+            if s == small {
+                break;
+            }
+        }
+        self.next.swap(big, small);
+        let sm = self.chains[small];
+        let bg = &mut self.chains[big];
+        bg.libs += sm.libs;
+        bg.stones += sm.stones;
+        bg.lib_sum += sm.lib_sum;
+        bg.lib_sum_sq += sm.lib_sum_sq;
+    }
+
+    /// Removes the chain headed at `h`, giving liberties back to its neighbours.
+    fn remove_chain(&mut self, h: usize) -> u32 {
+        let mut count = 0;
+        let mut s = h;
+        loop {
+            let next = self.next[s] as usize;
+            self.set_cell(s, EMPTY);
+            count += 1;
+            for n in Point::from_index(s).neighbours() {
+                let n = n.index();
+                if self.cells[n] < EMPTY {
+                    let nh = self.head[n] as usize;
+                    self.chains[nh].add_lib(s);
+                }
+            }
+            s = next;
+            if s == h {
+                break;
+            }
+        }
+        count
+    }
+
+    /// Puts a stone on or clears a point outside play (setup, handicap).
+    ///
+    /// Chains are rebuilt from scratch; a chain left without liberties stays
+    /// on the board as set up. The ko point is cleared.
+    pub fn set_stone(&mut self, p: Point, stone: Option<Color>) {
+        if !self.contains(p) {
+            return;
+        }
+        let to = stone.map_or(EMPTY, |c| c as u8);
+        if self.cells[p.index()] != to {
+            self.set_cell(p.index(), to);
+        }
+        self.ko = 0;
+        self.rebuild_chains();
+    }
+
+    fn rebuild_chains(&mut self) {
+        for p in self.points().collect::<Vec<_>>() {
+            let i = p.index();
+            if self.cells[i] < EMPTY {
+                self.head[i] = i as u16;
+                self.next[i] = i as u16;
+                self.chains[i] = ChainInfo {
+                    libs: 0,
+                    stones: 1,
+                    lib_sum: 0,
+                    lib_sum_sq: 0,
+                };
+                for n in p.neighbours() {
+                    if self.cells[n.index()] == EMPTY {
+                        self.chains[i].add_lib(n.index());
+                    }
+                }
+            }
+        }
+        for p in self.points().collect::<Vec<_>>() {
+            let i = p.index();
+            if self.cells[i] >= EMPTY {
+                continue;
+            }
+            for n in [p.neighbours()[2], p.neighbours()[3]] {
+                let n = n.index();
+                if self.cells[n] == self.cells[i] {
+                    let (a, b) = (self.head[i] as usize, self.head[n] as usize);
+                    if a != b {
+                        self.merge(a, b);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Number of distinct liberties of the chain through `p` (0 if empty).
+    pub fn liberty_count(&self, p: Point) -> usize {
+        self.liberties_bb(p).count()
+    }
+
+    /// Liberties of the chain through `p`, row by row from the top-left.
+    pub fn liberties(&self, p: Point) -> Vec<Point> {
+        self.liberties_bb(p).iter().collect()
+    }
+
+    /// Liberties of the chain through `p` as a bitboard.
+    pub fn liberties_bb(&self, p: Point) -> Bitboard {
+        if !self.contains(p) || self.cells[p.index()] >= EMPTY {
+            return Bitboard::EMPTY;
+        }
+        let mut libs = Bitboard::EMPTY;
+        for s in self.chain_iter(p) {
+            for n in s.neighbours() {
+                if self.cells[n.index()] == EMPTY {
+                    libs.insert(n);
+                }
+            }
+        }
+        libs
+    }
+
+    /// The stones of the chain through `p` (empty if `p` holds no stone).
+    pub fn chain(&self, p: Point) -> Vec<Point> {
+        if !self.contains(p) || self.cells[p.index()] >= EMPTY {
+            return Vec::new();
+        }
+        let mut v: Vec<Point> = self.chain_iter(p).collect();
+        v.sort();
+        v
+    }
+
+    /// The stones of the chain through the stone at `p`, in chain order.
+    pub fn chain_iter(&self, p: Point) -> impl Iterator<Item = Point> + '_ {
+        let start = p.index();
+        let mut cur = Some(start);
+        std::iter::from_fn(move || {
+            let s = cur?;
+            let n = self.next[s] as usize;
+            cur = (n != start).then_some(n);
+            Some(Point::from_index(s))
+        })
+    }
+
+    /// Number of stones in the chain through the stone at `p`.
+    #[inline]
+    pub fn chain_size(&self, p: Point) -> usize {
+        self.chain_info(p.index()).stones as usize
+    }
+
+    /// An id shared by all stones of one chain (its head point).
+    #[inline]
+    pub fn chain_id(&self, p: Point) -> Point {
+        Point::from_index(self.head[p.index()] as usize)
+    }
+
+    /// Whether the chain through the stone at `p` has exactly one liberty.
+    #[inline]
+    pub fn in_atari(&self, p: Point) -> bool {
+        self.chain_info(p.index()).in_atari()
+    }
+
+    /// The last liberty of a chain in atari through the stone at `p`.
+    #[inline]
+    pub fn atari_point(&self, p: Point) -> Option<Point> {
+        let c = self.chain_info(p.index());
+        c.in_atari().then(|| c.atari_point())
+    }
+
+    /// Whether `p` is empty with every neighbour a `color` stone or the edge.
+    #[inline]
+    pub fn is_eyelike(&self, p: Point, color: Color) -> bool {
+        self.cells[p.index()] == EMPTY && self.neighbour_count(p.index(), color as u8) == 4
+    }
+
+    /// Whether `p` is a true (not false) one-point eye of `color`.
+    ///
+    /// Eye-like, and the opponent holds at most one diagonal point in the
+    /// middle, none on the edge or in the corner.
+    pub fn is_eye(&self, p: Point, color: Color) -> bool {
+        if !self.is_eyelike(p, color) {
+            return false;
+        }
+        let opp = color.opponent() as u8;
+        let mut enemy = 0;
+        let mut border = 0;
+        for d in p.diagonals() {
+            match self.cells[d.index()] {
+                BORDER => border = 1,
+                c if c == opp => enemy += 1,
+                _ => {}
+            }
+        }
+        enemy + border < 2
+    }
+
+    /// Whether playing `color` at empty `p` leaves its chain with a single
+    /// liberty (without capturing its way out).
+    pub fn is_self_atari(&self, p: Point, color: Color) -> bool {
+        let i = p.index();
+        if self.empty_neighbours(i) >= 2 {
+            return false;
+        }
+        let me = color as u8;
+        let mut libs = Bitboard::EMPTY;
+        for n in p.neighbours() {
+            let ni = n.index();
+            match self.cells[ni] {
+                EMPTY => libs.insert(n),
+                BORDER => {}
+                c if c == me => {
+                    if self.chain_info(ni).libs >= 8 {
+                        return false;
+                    }
+                    libs |= self.liberties_bb(n);
+                }
+                _ => {
+                    if self.chain_info(ni).in_atari() {
+                        // A capture frees at least the captured point next to p.
+                        libs.insert(n);
+                    }
+                }
+            }
+        }
+        libs.remove(p);
+        libs.count() < 2
+    }
+
+    /// The legal moves (stones only) for `color`, row by row from the top-left.
+    pub fn legal_moves(&self, color: Color) -> Vec<Point> {
+        self.points().filter(|&p| self.is_legal(p, color)).collect()
+    }
+
+    /// Whether `color` is in atari anywhere next to `p`; returns such chains' ids.
+    pub fn adjacent_chains_in_atari(
+        &self,
+        p: Point,
+        color: Color,
+    ) -> smallvec::SmallVec<[Point; 4]> {
+        let mut out = smallvec::SmallVec::new();
+        for n in p.neighbours() {
+            if self.cells[n.index()] == color as u8 && self.in_atari(n) {
+                let id = self.chain_id(n);
+                if !out.contains(&id) {
+                    out.push(id);
+                }
+            }
+        }
+        out
+    }
+
+    /// Checks every internal invariant; returns a description of the first
+    /// broken one. Used by tests and `kosumi stress`.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        if self.hash != self.recompute_hash() {
+            return Err("incremental hash differs from recomputation".into());
+        }
+        let mut empties = 0;
+        let mut checked = Bitboard::EMPTY;
+        for p in self.points() {
+            let i = p.index();
+            let mut nb = 0;
+            for n in p.neighbours() {
+                nb += match self.cells[n.index()] {
+                    BORDER => nb_unit(0) + nb_unit(1),
+                    c => nb_unit(c),
+                };
+            }
+            if nb != self.nb[i] {
+                return Err(format!("neighbour counts wrong at {p:?}"));
+            }
+            match self.cells[i] {
+                EMPTY => {
+                    empties += 1;
+                    if self.empties[self.empty_pos[i] as usize] as usize != i {
+                        return Err(format!("empty list misses {p:?}"));
+                    }
+                }
+                _ if checked.contains(p) => {}
+                c => {
+                    let libs = self.liberties_bb(p);
+                    if libs.is_empty() {
+                        return Err(format!("chain at {p:?} has no liberty"));
+                    }
+                    let info = self.chain_info(i);
+                    if info.in_atari() != (libs.count() == 1) {
+                        return Err(format!("atari state wrong for chain at {p:?}"));
+                    }
+                    let stones: Vec<Point> = self.chain_iter(p).collect();
+                    if stones.len() != info.stones as usize {
+                        return Err(format!("chain size wrong at {p:?}"));
+                    }
+                    let same =
+                        Bitboard::flood_fill([p].into_iter().collect(), self.stones[c as usize]);
+                    if same.count() != stones.len() || stones.iter().any(|&s| !same.contains(s)) {
+                        return Err(format!("chain membership wrong at {p:?}"));
+                    }
+                    if stones.iter().any(|&s| self.head[s.index()] != self.head[i]) {
+                        return Err(format!("chain head wrong at {p:?}"));
+                    }
+                    checked |= same;
+                    let pseudo: usize = stones
+                        .iter()
+                        .map(|s| {
+                            s.neighbours()
+                                .iter()
+                                .filter(|n| self.cells[n.index()] == EMPTY)
+                                .count()
+                        })
+                        .sum();
+                    if pseudo != info.libs as usize {
+                        return Err(format!("pseudo-liberty count wrong at {p:?}"));
+                    }
+                }
+            }
+        }
+        if empties != self.empty_count {
+            return Err("empty count wrong".into());
+        }
+        Ok(())
+    }
+
+    /// Writes the board as a diagram; `marks` may override a point's symbol.
+    pub fn diagram(&self, mut mark: impl FnMut(Point) -> Option<char>) -> String {
+        let letters = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+        let mut s = String::new();
+        let header: String = letters[..self.size]
+            .iter()
+            .flat_map(|&c| [' ', c as char])
+            .collect();
+        s.push_str(&format!("   {}\n", header.trim_start()));
+        for y in 0..self.size {
+            let row = self.size - y;
+            s.push_str(&format!("{row:2}"));
+            for x in 0..self.size {
+                let p = Point::new(x, y);
+                let c = mark(p).unwrap_or(match self.get(p) {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None => '.',
+                });
+                s.push(' ');
+                s.push(c);
+            }
+            s.push_str(&format!(" {row}\n"));
+        }
+        s.push_str(&format!("   {}\n", header.trim_start()));
+        s
+    }
+}
+
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diagram(|_| None))
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+impl PartialEq for Board {
+    /// Boards are equal when they hold the same stones, prisoners and ko point.
+    fn eq(&self, other: &Board) -> bool {
+        self.size == other.size
+            && self.stones == other.stones
+            && self.captures == other.captures
+            && self.ko == other.ko
+    }
+}
+
+impl Eq for Board {}
+
+#[allow(dead_code)]
+const _: () = assert!(STRIDE * STRIDE == SLOTS);

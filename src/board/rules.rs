@@ -1,0 +1,208 @@
+//! Rule sets as a value type.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The rule sets kosumi knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum RuleSet {
+    /// Japanese club rules (1989): simple ko, territory counting.
+    #[default]
+    Japanese,
+    /// Swedish rules: positional superko, pass stones, territory counting.
+    Swedish,
+    /// Chinese rules: area counting, positional superko.
+    Chinese,
+    /// Tromp-Taylor: area counting, positional superko, suicide legal.
+    TrompTaylor,
+}
+
+/// How repeated positions are forbidden.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KoRule {
+    /// Only the immediate recapture of a single stone is forbidden.
+    Simple,
+    /// No stone move may recreate an earlier whole-board position.
+    PositionalSuperko,
+}
+
+/// What counts at the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scoring {
+    /// Territory plus prisoners.
+    Territory,
+    /// Stones plus surrounded empty points.
+    Area,
+}
+
+/// A complete rule set: ko, suicide, scoring, pass stones and default komi.
+///
+/// ```
+/// use kosumi::board::{Rules, Scoring};
+/// let rules: Rules = "tromp-taylor".parse().unwrap();
+/// assert_eq!(rules.scoring(), Scoring::Area);
+/// assert!(rules.suicide_allowed());
+/// assert_eq!(Rules::default().name(), "japanese");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Rules {
+    set: RuleSet,
+}
+
+/// A rule-set name that is not known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownRules(pub String);
+
+impl fmt::Display for UnknownRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown rules '{}' (known: japanese, swedish, chinese, tromp-taylor, aga, new_zealand)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownRules {}
+
+impl Rules {
+    /// The rules of a set.
+    pub const fn new(set: RuleSet) -> Rules {
+        Rules { set }
+    }
+
+    /// Japanese rules, the default.
+    pub const fn japanese() -> Rules {
+        Rules::new(RuleSet::Japanese)
+    }
+
+    /// Parses a name: ours (`japanese`, `swedish`, `chinese`, `tromp-taylor`)
+    /// or a KGS name (`aga` and `new_zealand` map to the closest set).
+    pub fn parse(name: &str) -> Result<Rules, UnknownRules> {
+        let n = name.trim().to_ascii_lowercase().replace(['_', ' '], "-");
+        let set = match n.as_str() {
+            "japanese" | "jp" | "korean" => RuleSet::Japanese,
+            "swedish" | "se" => RuleSet::Swedish,
+            // AGA counts by area with pass stones and situational superko:
+            // Chinese rules give the same result.
+            "chinese" | "cn" | "aga" | "ing" => RuleSet::Chinese,
+            // New Zealand rules allow suicide and count by area.
+            "tromp-taylor" | "tromptaylor" | "tt" | "new-zealand" | "nz" => RuleSet::TrompTaylor,
+            _ => return Err(UnknownRules(name.trim().to_string())),
+        };
+        Ok(Rules::new(set))
+    }
+
+    /// The set these rules belong to.
+    pub const fn set(&self) -> RuleSet {
+        self.set
+    }
+
+    /// Canonical name, as [`Rules::parse`] reads it.
+    pub const fn name(&self) -> &'static str {
+        match self.set {
+            RuleSet::Japanese => "japanese",
+            RuleSet::Swedish => "swedish",
+            RuleSet::Chinese => "chinese",
+            RuleSet::TrompTaylor => "tromp-taylor",
+        }
+    }
+
+    /// How repeated positions are forbidden.
+    pub const fn ko_rule(&self) -> KoRule {
+        match self.set {
+            RuleSet::Japanese => KoRule::Simple,
+            _ => KoRule::PositionalSuperko,
+        }
+    }
+
+    /// Whether positional superko applies.
+    pub const fn superko(&self) -> bool {
+        matches!(self.ko_rule(), KoRule::PositionalSuperko)
+    }
+
+    /// Whether a move may leave its own chain without liberties.
+    pub const fn suicide_allowed(&self) -> bool {
+        matches!(self.set, RuleSet::TrompTaylor)
+    }
+
+    /// What counts at the end.
+    pub const fn scoring(&self) -> Scoring {
+        match self.set {
+            RuleSet::Japanese | RuleSet::Swedish => Scoring::Territory,
+            RuleSet::Chinese | RuleSet::TrompTaylor => Scoring::Area,
+        }
+    }
+
+    /// Whether scoring is by area.
+    pub const fn area_scoring(&self) -> bool {
+        matches!(self.scoring(), Scoring::Area)
+    }
+
+    /// Whether each pass hands the opponent one prisoner.
+    pub const fn pass_gives_prisoner(&self) -> bool {
+        matches!(self.set, RuleSet::Swedish)
+    }
+
+    /// Whether a whole-board repetition voids the game (Japanese texts).
+    pub const fn repetition_voids_game(&self) -> bool {
+        matches!(self.set, RuleSet::Japanese)
+    }
+
+    /// Komi for an even game.
+    pub const fn default_komi(&self) -> f64 {
+        match self.set {
+            RuleSet::Japanese => 6.5,
+            RuleSet::Swedish => 7.0,
+            RuleSet::Chinese | RuleSet::TrompTaylor => 7.5,
+        }
+    }
+
+    /// Komi for a handicap game (White gets half a point to avoid jigo).
+    pub const fn handicap_komi(&self) -> f64 {
+        0.5
+    }
+}
+
+impl FromStr for Rules {
+    type Err = UnknownRules;
+    fn from_str(s: &str) -> Result<Rules, UnknownRules> {
+        Rules::parse(s)
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for set in [
+            RuleSet::Japanese,
+            RuleSet::Swedish,
+            RuleSet::Chinese,
+            RuleSet::TrompTaylor,
+        ] {
+            let r = Rules::new(set);
+            assert_eq!(Rules::parse(r.name()).unwrap(), r);
+        }
+        assert_eq!(Rules::parse("AGA").unwrap().set(), RuleSet::Chinese);
+        assert_eq!(
+            Rules::parse("new_zealand").unwrap().set(),
+            RuleSet::TrompTaylor
+        );
+        assert_eq!(
+            Rules::parse("Tromp_Taylor").unwrap().set(),
+            RuleSet::TrompTaylor
+        );
+        assert!(Rules::parse("klingon").is_err());
+        assert!(!Rules::japanese().superko());
+        assert!(Rules::parse("swedish").unwrap().pass_gives_prisoner());
+    }
+}

@@ -1,0 +1,3 @@
+#![allow(dead_code)]
+//! Helpers shared by integration tests.
+pub mod reference;
