@@ -963,6 +963,22 @@ fn run_all() -> Result<String, String> {
         .and_then(|s| s.parse().ok())
         .map_or(Duration::from_secs(600), Duration::from_secs);
 
+    // One clear message, not one per file, when the engine speaks no GTP.
+    let mut probe = Engine::start(&engine_argv, &root, timeout)?;
+    let answer = probe.send("protocol_version");
+    probe.finish(false);
+    match answer {
+        Ok(r) if r.ok && r.text() == "2" => {}
+        Ok(r) => {
+            return Err(format!(
+                "`{}` answered `protocol_version` with `{}`",
+                engine_argv.join(" "),
+                r.full
+            ))
+        }
+        Err(e) => return Err(format!("the engine does not speak GTP: {e}")),
+    }
+
     let mut summary = String::new();
     let mut failures = String::new();
     for file in &files {
