@@ -162,6 +162,9 @@ fn run_gtp(args: &GtpArgs) -> i32 {
     }
 }
 
+pub mod bench;
+pub mod stress;
+
 /// Entry point of the `kosumi` binary; returns the process exit status.
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
