@@ -80,13 +80,6 @@ fuzz_target!(|data: &[u8]| {
                     game.to_move()
                 };
                 let ours = game.check(color, mv);
-                // Known core bug (see tests/gnugo_diff.rs): the player who
-                // just took a ko may not fill the ko point when moving
-                // twice. Remove this skip once the core is fixed.
-                if ours == Err(PlayError::Ko) && game.moves().last().map(|&(c, _)| c) == Some(color)
-                {
-                    continue;
-                }
                 let expected = reference.verdict(mv, color);
                 let got = verdict_of(game.play(color, mv));
                 assert_eq!(verdict_of(ours), got, "check and play disagree");

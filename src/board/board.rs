@@ -129,6 +129,8 @@ pub struct Board {
     stones: [Bitboard; 2],
     hash: u64,
     ko: u16,
+    /// The colour that may not play on `ko` (the opponent of the capturer).
+    ko_color: u8,
     captures: [u32; 2],
     last_move: u16,
 }
@@ -160,6 +162,7 @@ impl Board {
             stones: [Bitboard::EMPTY; 2],
             hash: 0,
             ko: 0,
+            ko_color: 0,
             captures: [0; 2],
             last_move: 0,
         };
@@ -251,10 +254,21 @@ impl Board {
         self.captures[color.index()] += n;
     }
 
-    /// The point where a simple-ko recapture is forbidden for the next move.
+    /// The point where a simple-ko recapture is forbidden for the next move
+    /// of [`Board::ko_color`].
     #[inline]
     pub fn ko_point(&self) -> Option<Point> {
         (self.ko != 0).then(|| Point::from_index(self.ko as usize))
+    }
+
+    /// The colour the ko point is forbidden to (the capturer may fill it).
+    #[inline]
+    pub fn ko_color(&self) -> Color {
+        if self.ko_color == 0 {
+            Color::Black
+        } else {
+            Color::White
+        }
     }
 
     /// Clears the ko point (after a pass the ko may be retaken).
@@ -278,7 +292,10 @@ impl Board {
     /// Zobrist hash of stones, ko point and side to move (for transpositions).
     #[inline]
     pub fn full_hash(&self, to_move: Color) -> u64 {
-        let mut h = self.hash ^ zobrist::KO[self.ko as usize];
+        let mut h = self.hash;
+        if self.ko_color == to_move as u8 {
+            h ^= zobrist::KO[self.ko as usize];
+        }
         if to_move == Color::White {
             h ^= zobrist::WHITE_TO_MOVE;
         }
@@ -358,7 +375,7 @@ impl Board {
     pub fn is_legal_empty(&self, p: Point, color: Color) -> bool {
         let i = p.index();
         debug_assert!(self.cells[i] == EMPTY);
-        self.ko as usize != i && (self.empty_neighbours(i) > 0 || !self.is_suicide(i, color))
+        !self.is_ko_for(i, color) && (self.empty_neighbours(i) > 0 || !self.is_suicide(i, color))
     }
 
     /// Why `color` may not play on `p`, if it may not.
@@ -373,7 +390,7 @@ impl Board {
         if self.cells[i] != EMPTY {
             return Err(PlayError::Occupied);
         }
-        if self.ko as usize == i {
+        if self.is_ko_for(i, color) {
             return Err(PlayError::Ko);
         }
         if allow_suicide || self.empty_neighbours(i) > 0 || !self.is_suicide(i, color) {
@@ -381,6 +398,12 @@ impl Board {
         } else {
             Err(PlayError::Suicide)
         }
+    }
+
+    /// Whether `color` is barred from `p` by simple ko.
+    #[inline]
+    fn is_ko_for(&self, p: usize, color: Color) -> bool {
+        self.ko as usize == p && self.ko_color == color as u8
     }
 
     /// Suicide test for an empty point with no empty neighbour.
@@ -472,6 +495,7 @@ impl Board {
             self.captures[opp as usize] += lost;
         } else if captured == 1 && eye_of_opponent && self.chains[mine].stones == 1 {
             self.ko = captured_point as u16;
+            self.ko_color = opp;
         }
         self.last_move = i as u16;
         #[cfg(debug_assertions)]
@@ -852,6 +876,7 @@ impl PartialEq for Board {
             && self.stones == other.stones
             && self.captures == other.captures
             && self.ko == other.ko
+            && (self.ko == 0 || self.ko_color == other.ko_color)
     }
 }
 

@@ -1,9 +1,11 @@
 //! Command-line interface: the GTP engine (default) and the subcommands
 //! `match`, `stress`, `bench` and `score`.
 
+pub mod bench;
 pub mod gtp_client;
 pub mod match_runner;
 pub mod stats;
+pub mod stress;
 
 use crate::board::Rules;
 use crate::gtp::engine::{Engine, EngineOptions};
@@ -39,6 +41,10 @@ enum Command {
     Gtp(GtpArgs),
     /// Play a match between two GTP engines.
     Match(Box<match_runner::MatchArgs>),
+    /// Random games checking the rules core's invariants after every move.
+    Stress(stress::StressArgs),
+    /// Speed figures of the rules core and the search.
+    Bench(bench::BenchArgs),
 }
 
 /// Options of the GTP engine.
@@ -162,9 +168,6 @@ fn run_gtp(args: &GtpArgs) -> i32 {
     }
 }
 
-pub mod bench;
-pub mod stress;
-
 /// Entry point of the `kosumi` binary; returns the process exit status.
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
@@ -179,6 +182,8 @@ pub fn main() -> i32 {
         None => run_gtp(&cli.gtp),
         Some(Command::Gtp(args)) => run_gtp(args),
         Some(Command::Match(args)) => match_runner::run(args),
+        Some(Command::Stress(args)) => stress::run(args),
+        Some(Command::Bench(args)) => bench::run(args),
     }
 }
 

@@ -34,68 +34,70 @@ use Outcome::{Failure, Success};
 
 type Handler = fn(&mut Engine, &Command, &mut dyn Write) -> io::Result<Outcome>;
 
-/// One entry of the command table.
+/// One entry of the command table: name, handler, and the most arguments
+/// it takes (handlers report missing ones with their own texts).
 struct Spec {
     name: &'static str,
     run: Handler,
+    max_args: usize,
 }
 
 macro_rules! table {
-    ($($name:literal => $f:ident),* $(,)?) => {
-        &[$(Spec { name: $name, run: Engine::$f }),*]
+    ($($name:literal => $f:ident ($max:literal)),* $(,)?) => {
+        &[$(Spec { name: $name, run: Engine::$f, max_args: $max }),*]
     };
 }
 
 /// Every command kosumi answers, in the order `list_commands` gives them.
 const COMMANDS: &[Spec] = table! {
-    "protocol_version" => cmd_protocol_version,
-    "name" => cmd_name,
-    "version" => cmd_version,
-    "known_command" => cmd_known_command,
-    "list_commands" => cmd_list_commands,
-    "quit" => cmd_quit,
-    "boardsize" => cmd_boardsize,
-    "clear_board" => cmd_clear_board,
-    "komi" => cmd_komi,
-    "play" => cmd_play,
-    "genmove" => cmd_genmove,
-    "reg_genmove" => cmd_reg_genmove,
-    "undo" => cmd_undo,
-    "gg-undo" => cmd_gg_undo,
-    "showboard" => cmd_showboard,
-    "final_score" => cmd_final_score,
-    "final_status_list" => cmd_final_status_list,
-    "kgs-genmove_cleanup" => cmd_genmove_cleanup,
-    "fixed_handicap" => cmd_fixed_handicap,
-    "place_free_handicap" => cmd_place_free_handicap,
-    "set_free_handicap" => cmd_set_free_handicap,
-    "time_settings" => cmd_time_settings,
-    "time_left" => cmd_time_left,
-    "kgs-time_settings" => cmd_kgs_time_settings,
-    "kgs-rules" => cmd_kgs_rules,
-    "loadsgf" => cmd_loadsgf,
-    "printsgf" => cmd_printsgf,
-    "list_stones" => cmd_list_stones,
-    "captures" => cmd_captures,
-    "is_legal" => cmd_is_legal,
-    "all_legal" => cmd_all_legal,
-    "color" => cmd_color,
-    "countlib" => cmd_countlib,
-    "findlib" => cmd_findlib,
-    "top_moves" => cmd_top_moves,
-    "lz-analyze" => cmd_lz_analyze,
-    "kata-analyze" => cmd_kata_analyze,
-    "genmove_analyze" => cmd_genmove_analyze,
-    "lz-genmove_analyze" => cmd_lz_genmove_analyze,
-    "kata-genmove_analyze" => cmd_kata_genmove_analyze,
-    "gogui-analyze_commands" => cmd_gogui_analyze_commands,
-    "gogui-interrupt" => cmd_gogui_interrupt,
-    "kosumi-param" => cmd_param,
-    "kosumi-ownership" => cmd_ownership,
-    "kosumi-territory" => cmd_territory,
-    "kosumi-best_moves" => cmd_best_moves,
-    "kosumi-pv" => cmd_pv,
-    "kosumi-statistics" => cmd_statistics,
+    "protocol_version" => cmd_protocol_version (0),
+    "name" => cmd_name (0),
+    "version" => cmd_version (0),
+    "known_command" => cmd_known_command (1),
+    "list_commands" => cmd_list_commands (0),
+    "quit" => cmd_quit (0),
+    "boardsize" => cmd_boardsize (1),
+    "clear_board" => cmd_clear_board (0),
+    "komi" => cmd_komi (1),
+    "play" => cmd_play (2),
+    "genmove" => cmd_genmove (1),
+    "reg_genmove" => cmd_reg_genmove (1),
+    "undo" => cmd_undo (0),
+    "gg-undo" => cmd_gg_undo (1),
+    "showboard" => cmd_showboard (0),
+    "final_score" => cmd_final_score (0),
+    "final_status_list" => cmd_final_status_list (1),
+    "kgs-genmove_cleanup" => cmd_genmove_cleanup (1),
+    "fixed_handicap" => cmd_fixed_handicap (1),
+    "place_free_handicap" => cmd_place_free_handicap (1),
+    "set_free_handicap" => cmd_set_free_handicap (999),
+    "time_settings" => cmd_time_settings (3),
+    "time_left" => cmd_time_left (3),
+    "kgs-time_settings" => cmd_kgs_time_settings (4),
+    "kgs-rules" => cmd_kgs_rules (1),
+    "loadsgf" => cmd_loadsgf (2),
+    "printsgf" => cmd_printsgf (1),
+    "list_stones" => cmd_list_stones (1),
+    "captures" => cmd_captures (1),
+    "is_legal" => cmd_is_legal (2),
+    "all_legal" => cmd_all_legal (1),
+    "color" => cmd_color (1),
+    "countlib" => cmd_countlib (1),
+    "findlib" => cmd_findlib (1),
+    "top_moves" => cmd_top_moves (1),
+    "lz-analyze" => cmd_lz_analyze (999),
+    "kata-analyze" => cmd_kata_analyze (999),
+    "genmove_analyze" => cmd_genmove_analyze (999),
+    "lz-genmove_analyze" => cmd_lz_genmove_analyze (999),
+    "kata-genmove_analyze" => cmd_kata_genmove_analyze (999),
+    "gogui-analyze_commands" => cmd_gogui_analyze_commands (0),
+    "gogui-interrupt" => cmd_gogui_interrupt (0),
+    "kosumi-param" => cmd_param (2),
+    "kosumi-ownership" => cmd_ownership (1),
+    "kosumi-territory" => cmd_territory (0),
+    "kosumi-best_moves" => cmd_best_moves (1),
+    "kosumi-pv" => cmd_pv (1),
+    "kosumi-statistics" => cmd_statistics (0),
 };
 
 /// Settings of an engine, from the command line.
@@ -191,6 +193,9 @@ impl Engine {
         let Some(spec) = COMMANDS.iter().find(|c| c.name == cmd.name) else {
             return Ok(format_failure(cmd.id, "unknown command"));
         };
+        if cmd.args.len() > spec.max_args {
+            return Ok(format_failure(cmd.id, "too many arguments"));
+        }
         Ok(match (spec.run)(self, cmd, out)? {
             Success(text) => format_success(cmd.id, &text),
             Failure(text) => format_failure(cmd.id, &text),
@@ -348,7 +353,7 @@ impl Engine {
         let Some(Ok(size)) = cmd.arg(0).map(parse_int) else {
             return Ok(Failure("boardsize not an integer".into()));
         };
-        if !(2..=MAX_SIZE as i64).contains(&size) {
+        if !(1..=MAX_SIZE as i64).contains(&size) {
             return Ok(Failure("unacceptable size".into()));
         }
         self.new_game(size as usize);
@@ -490,13 +495,7 @@ impl Engine {
 
     fn cmd_showboard(&mut self, _: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
         let board = self.game.board();
-        let last = board.last_move();
-        let diagram = board.diagram(|p| {
-            (Some(p) == last).then(|| match board.get(p) {
-                Some(Color::Black) => '#',
-                _ => '@',
-            })
-        });
+        let diagram = board.to_string();
         let lines: Vec<&str> = diagram.lines().collect();
         let mut text = String::from("\n");
         for (i, line) in lines.iter().enumerate() {
@@ -524,8 +523,12 @@ impl Engine {
             }
             text.push('\n');
         }
-        if last.is_some() {
-            text.push_str("(last stone marked # for Black, @ for White)\n");
+        if let Some(&(color, mv)) = self.game.moves().last() {
+            text.push_str(&format!(
+                "last move: {} {}\n",
+                color.letter(),
+                self.vertex(mv)
+            ));
         }
         Ok(Success(text))
     }
