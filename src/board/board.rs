@@ -590,12 +590,19 @@ impl Board {
     /// scans from the beginning. `None` when there is none.
     #[inline]
     pub fn playout_move_from(&self, start: usize, color: Color) -> Option<Point> {
-        let empties = &self.empties[..self.empty_count];
-        let (before, after) = empties.split_at(start.min(empties.len()));
-        for &e in after.iter().chain(before) {
-            // SAFETY: the empty list holds exactly the empty points.
-            if unsafe { self.playout_move_ok(e as usize, color) } {
-                return Some(Point::from_index(e as usize));
+        // Two plain index loops: an iterator chain costs a branch per step.
+        let n = self.empty_count;
+        let start = start.min(n);
+        for range in [start..n, 0..start] {
+            for k in range {
+                // SAFETY: `k < empty_count <= SLOTS`, and the empty list
+                // holds exactly the empty points.
+                unsafe {
+                    let e = *self.empties.get_unchecked(k) as usize;
+                    if self.playout_move_ok(e, color) {
+                        return Some(Point::from_index(e));
+                    }
+                }
             }
         }
         None
@@ -637,9 +644,26 @@ impl Board {
     unsafe fn play_empty(&mut self, i: usize, color: Color) -> u32 {
         let me = color as u8;
         let opp = me ^ 1;
-        let eye_of_opponent = (self.nb_at(i) >> (opp as u32 * 4)) & 0xf == 4;
-
+        let nb = self.nb_at(i);
         self.place_stone(i, me);
+        *self.head.get_unchecked_mut(i) = i as u16;
+        *self.next.get_unchecked_mut(i) = i as u16;
+        self.ko = 0;
+        self.last_move = i as u16;
+        if nb == 4 * nb_unit(EMPTY) {
+            // Four empty neighbours (common): a lone stone with four
+            // liberties around `i`; their sum is 4i and the sum of their
+            // squares 4i^2 + 2 STRIDE^2 + 2.
+            let (s, q) = (i as u32, STRIDE as u32);
+            *self.chain_mut(i) = ChainInfo {
+                libs: 4,
+                stones: 1,
+                lib_sum: 4 * s,
+                lib_sum_sq: 4 * s * s + 2 * q * q + 2,
+            };
+            return 0;
+        }
+        let eye_of_opponent = (nb >> (opp as u32 * 4)) & 0xf == 4;
         let around = Self::around(i);
         let mut own = ChainInfo {
             libs: 0,
@@ -652,8 +676,6 @@ impl Board {
                 own.add_lib(n);
             }
         }
-        *self.head.get_unchecked_mut(i) = i as u16;
-        *self.next.get_unchecked_mut(i) = i as u16;
         *self.chain_mut(i) = own;
 
         // One pass: each neighbouring chain loses this point as a
@@ -682,7 +704,6 @@ impl Board {
         }
         *self.captures.get_unchecked_mut(me as usize) += captured;
 
-        self.ko = 0;
         if self.chain_at(mine).libs == 0 {
             // Suicide, only reached when the caller allows it.
             let lost = self.remove_chain(mine);
@@ -691,7 +712,6 @@ impl Board {
             // A lone stone (no friendly neighbour) that took one stone.
             self.ko = captured_point as u16;
         }
-        self.last_move = i as u16;
         captured
     }
 
