@@ -529,7 +529,9 @@ impl Board {
         // middle (no border) the sum is 4 per enemy; on the edge (2 border
         // diagonals), in the corner (3) or on a 1x1 board (4) any enemy
         // lifts it to 5 or more.
-        let weights: u32 = if me == 0 { 0x1040 } else { 0x1004 };
+        // Indexed by colour, then cell (0..=3: black, white, empty, border).
+        const WEIGHT: [[u8; 4]; 2] = [[0, 4, 0, 1], [4, 0, 0, 1]];
+        let weights = WEIGHT.get_unchecked(me as usize);
         let mut sum = 0;
         for d in [
             i - STRIDE - 1,
@@ -537,7 +539,7 @@ impl Board {
             i + STRIDE - 1,
             i + STRIDE + 1,
         ] {
-            sum += (weights >> (self.cell_at(d) as u32 * 4)) & 0xf;
+            sum += *weights.get_unchecked(self.cell_at(d) as usize);
         }
         sum < 5
     }
