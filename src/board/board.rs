@@ -1009,6 +1009,74 @@ impl Board {
         out
     }
 
+    /// Moves by which `color` captures: the last liberty of every opponent
+    /// chain in atari (legal moves only, each point once).
+    ///
+    /// ```
+    /// use kosumi::board::{Board, Color, Point};
+    /// let mut board = Board::new(5);
+    /// board.play(Point::new(0, 0), Color::White).unwrap();
+    /// board.play(Point::new(1, 0), Color::Black).unwrap();
+    /// assert_eq!(board.capture_moves(Color::Black), [Point::new(0, 1)]);
+    /// ```
+    pub fn capture_moves(&self, color: Color) -> Vec<Point> {
+        let opp = color.opponent();
+        let mut out = Vec::new();
+        let mut seen = Bitboard::EMPTY;
+        for p in self.stones(opp).iter() {
+            let id = self.chain_id(p);
+            if seen.contains(id) {
+                continue;
+            }
+            seen.insert(id);
+            if let Some(last) = self.atari_point(p) {
+                if !out.contains(&last) && self.is_legal(last, color) {
+                    out.push(last);
+                }
+            }
+        }
+        out
+    }
+
+    /// Moves that may save `color`'s chains in atari: extending on the last
+    /// liberty (when that leaves more than one liberty) and capturing an
+    /// adjacent opponent chain in atari. Legal moves only, each point once.
+    pub fn escape_moves(&self, color: Color) -> Vec<Point> {
+        let mut out = Vec::new();
+        let mut seen = Bitboard::EMPTY;
+        for p in self.stones(color).iter() {
+            let id = self.chain_id(p);
+            if seen.contains(id) {
+                continue;
+            }
+            seen.insert(id);
+            let Some(last) = self.atari_point(p) else {
+                continue;
+            };
+            if self.is_legal(last, color)
+                && !self.is_self_atari(last, color)
+                && !out.contains(&last)
+            {
+                out.push(last);
+            }
+            let mut opp_seen = Bitboard::EMPTY;
+            for s in self.chain_iter(p) {
+                for n in s.neighbours() {
+                    if self.get(n) == Some(color.opponent()) && !opp_seen.contains(self.chain_id(n))
+                    {
+                        opp_seen.insert(self.chain_id(n));
+                        if let Some(capture) = self.atari_point(n) {
+                            if self.is_legal(capture, color) && !out.contains(&capture) {
+                                out.push(capture);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Checks every internal invariant; returns a description of the first
     /// broken one. Used by tests and `kosumi stress`.
     pub fn check_invariants(&self) -> Result<(), String> {

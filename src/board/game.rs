@@ -376,6 +376,20 @@ mod tests {
     }
 
     #[test]
+    fn capture_and_escape_candidates() {
+        let mut b = Board::new(5);
+        // White B2 in atari by Black B1, A2, C2; Black B3 free.
+        for (x, y) in [(1, 4), (0, 3), (2, 3)] {
+            b.play(Point::new(x, y), Color::Black).unwrap();
+        }
+        b.play(Point::new(1, 3), Color::White).unwrap();
+        assert_eq!(b.capture_moves(Color::Black), [Point::new(1, 2)]);
+        let escapes = b.escape_moves(Color::White);
+        assert_eq!(escapes, [Point::new(1, 2)]);
+        assert!(b.capture_moves(Color::White).is_empty());
+    }
+
+    #[test]
     fn superko_refuses_recreating_a_position() {
         // A basic ko on 4x4 under Chinese rules: retaking after one exchange of
         // passes would recreate the position.
