@@ -83,5 +83,3 @@ pub enum Decision {
     /// Resign the game.
     Resign,
 }
-mod interim;
-pub use interim::{Clock, Searcher};
