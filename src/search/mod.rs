@@ -2,9 +2,18 @@
 //!
 //! The GTP layer sees only the types of this file: [`Searcher`] with its
 //! [`SearchParams`], [`Limits`], [`Clock`] and the [`Analysis`] it reports.
+//! The Go knowledge (priors, playout rules, 3x3 shapes) lives in [`policy`].
 
-use crate::board::{Color, Game, Move};
-use std::sync::atomic::AtomicBool;
+pub mod policy;
+mod searcher;
+mod time;
+mod tree;
+
+pub use policy::Policy;
+pub use searcher::{default_playouts, Searcher};
+pub use time::Clock;
+
+use crate::board::Move;
 use std::time::Duration;
 
 /// Settings a user gives from the command line or GTP.
@@ -25,8 +34,44 @@ pub struct SearchParams {
     pub time_per_move: Option<f64>,
     /// Think on the opponent's time.
     pub ponder: bool,
-    /// No progress lines on stderr.
+    /// No progress lines or move summaries on stderr.
     pub quiet: bool,
+}
+
+/// Default seed: "kosumi" in ASCII.
+pub const DEFAULT_SEED: u64 = 0x6b6f_7375_6d69;
+
+impl Default for SearchParams {
+    /// All cores, `min(2 GiB, RAM / 4)` of node memory, fixed seed, resign
+    /// below 10%, no playout or time limit (the searcher picks a default).
+    fn default() -> SearchParams {
+        SearchParams {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            max_memory: default_max_memory(),
+            seed: DEFAULT_SEED,
+            resign_threshold: 0.1,
+            playouts: None,
+            time_per_move: None,
+            ponder: false,
+            quiet: false,
+        }
+    }
+}
+
+/// `min(2 GiB, RAM / 4)`, from `/proc/meminfo`; 1 GiB when RAM is unknown.
+pub fn default_max_memory() -> usize {
+    const GIB: usize = 1 << 30;
+    let ram = std::fs::read_to_string("/proc/meminfo").ok().and_then(|s| {
+        s.lines()
+            .find(|l| l.starts_with("MemTotal:"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|kb| kb.parse::<usize>().ok())
+            .map(|kb| kb.saturating_mul(1024))
+    });
+    match ram {
+        Some(bytes) if bytes > 0 => (bytes / 4).min(2 * GIB),
+        _ => GIB,
+    }
 }
 
 /// What bounds one search.

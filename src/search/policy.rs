@@ -1,0 +1,732 @@
+//! Go knowledge of the search, in one place: tree priors and the heavy
+//! playout policy.
+//!
+//! Both read the same [`Policy`]: its 3x3 pattern weights and its tactical
+//! weights. A learned pattern set plugs in by replacing
+//! [`Policy::pattern3`] (and tuning [`PriorWeights`]).
+
+use crate::board::{Board, Color, FastRng, Point, STRIDE};
+
+/// Number of 3x3 neighbourhoods: 8 neighbours, 2 bits each.
+pub const PATTERN3_COUNT: usize = 1 << 16;
+
+/// Cell codes of a 3x3 pattern.
+const EMPTY: u16 = 0;
+const BLACK: u16 = 1;
+const WHITE: u16 = 2;
+const EDGE: u16 = 3;
+
+/// Offsets of the 8 neighbours, in pattern order: NW, N, NE, W, E, SW, S, SE.
+const RING: [isize; 8] = [
+    -(STRIDE as isize) - 1,
+    -(STRIDE as isize),
+    -(STRIDE as isize) + 1,
+    -1,
+    1,
+    STRIDE as isize - 1,
+    STRIDE as isize,
+    STRIDE as isize + 1,
+];
+
+#[inline]
+fn offset(p: Point, d: isize) -> Point {
+    Point::from_index((p.index() as isize + d) as usize)
+}
+
+#[inline]
+fn cell(board: &Board, p: Point) -> u16 {
+    if board.is_empty(p) {
+        EMPTY
+    } else {
+        match board.get(p) {
+            Some(Color::Black) => BLACK,
+            Some(Color::White) => WHITE,
+            None => EDGE,
+        }
+    }
+}
+
+/// The 3x3 neighbourhood code of `p`: 2 bits per neighbour (empty, black,
+/// white, edge), NW first, SE last.
+#[inline]
+pub fn pattern3_code(board: &Board, p: Point) -> usize {
+    let mut code = 0usize;
+    for (i, &d) in RING.iter().enumerate() {
+        code |= (cell(board, offset(p, d)) as usize) << (2 * i);
+    }
+    code
+}
+
+/// The classic MoGo shapes (Gelly et al. 2006), written with `X` and `O` for
+/// the two colours (both ways round), `x` not X, `o` not O, `#` edge, `?`
+/// anything; the centre is the move.
+const MOGO_PATTERNS: [[&str; 3]; 13] = [
+    ["XOX", "...", "???"], // hane enclosing
+    ["XO.", "...", "?.?"], // hane, no cut
+    ["XO?", "X..", "x.?"], // magari
+    [".O.", "X..", "..."], // diagonal attachment
+    ["XO?", "O.o", "?o?"], // unprotected cut
+    ["XO?", "O.X", "???"], // peeped cut
+    ["?X?", "O.O", "ooo"], // cut
+    ["OX?", "o.O", "???"], // keima cut
+    ["X.?", "O.?", "##?"], // edge chase
+    ["OX?", "X.O", "###"], // edge block of a cut
+    ["?X?", "x.O", "###"], // edge block of a connection
+    ["?XO", "x.x", "###"], // edge sagari
+    ["?OX", "X.O", "###"], // edge cut
+];
+
+fn cell_options(c: u8) -> &'static [u16] {
+    match c {
+        b'X' => &[BLACK],
+        b'O' => &[WHITE],
+        b'.' => &[EMPTY],
+        b'#' => &[EDGE],
+        b'x' => &[EMPTY, WHITE],
+        b'o' => &[EMPTY, BLACK],
+        _ => &[EMPTY, BLACK, WHITE, EDGE],
+    }
+}
+
+/// Marks every code matching `spec` in any rotation, reflection and colouring.
+fn add_pattern(table: &mut [f32], spec: &[&str; 3], weight: f32) {
+    let grid: Vec<Vec<u8>> = spec.iter().map(|r| r.bytes().collect()).collect();
+    for swap in [false, true] {
+        for sym in 0..8 {
+            // The ring in pattern order, read from the transformed grid.
+            let mut cells = [b'?'; 8];
+            let ring_pos = [
+                (-1, -1),
+                (-1, 0),
+                (-1, 1),
+                (0, -1),
+                (0, 1),
+                (1, -1),
+                (1, 0),
+                (1, 1),
+            ];
+            for (i, &(r, c)) in ring_pos.iter().enumerate() {
+                let (mut r, mut c) = (r, c);
+                if sym & 4 != 0 {
+                    c = -c;
+                }
+                for _ in 0..(sym & 3) {
+                    (r, c) = (c, -r);
+                }
+                let mut ch = grid[(r + 1) as usize][(c + 1) as usize];
+                if swap {
+                    ch = match ch {
+                        b'X' => b'O',
+                        b'O' => b'X',
+                        b'x' => b'o',
+                        b'o' => b'x',
+                        other => other,
+                    };
+                }
+                cells[i] = ch;
+            }
+            let mut codes = vec![0usize];
+            for (i, &ch) in cells.iter().enumerate() {
+                let opts = cell_options(ch);
+                codes = codes
+                    .iter()
+                    .flat_map(|&c| opts.iter().map(move |&o| c | (o as usize) << (2 * i)))
+                    .collect();
+            }
+            for c in codes {
+                table[c] = table[c].max(weight);
+            }
+        }
+    }
+}
+
+/// Weights of the tree priors, in virtual playouts: `good` adds wins, `bad`
+/// adds losses.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PriorWeights {
+    /// Virtual playouts every move starts with, half of them won.
+    pub even: f32,
+    /// Wins for capturing a chain in atari.
+    pub capture: f32,
+    /// Extra wins per captured stone (up to 8 stones).
+    pub capture_per_stone: f32,
+    /// Wins for saving an own chain in atari by extending it.
+    pub escape: f32,
+    /// Wins per unit of 3x3 pattern weight, near the last move.
+    pub pattern_near: f32,
+    /// Wins per unit of 3x3 pattern weight elsewhere.
+    pub pattern_far: f32,
+    /// Losses for a single-stone self-atari.
+    pub self_atari: f32,
+    /// Losses for a self-atari of a chain of two or more stones.
+    pub self_atari_chain: f32,
+    /// Wins for a move close to the last move (distance up to 3).
+    pub near_last: f32,
+    /// Wins for a move at distance 4 from the last move.
+    pub around_last: f32,
+    /// Losses for a first-line move far from any stone.
+    pub edge_empty: f32,
+    /// Losses for a second-line move far from any stone.
+    pub second_line_empty: f32,
+    /// Wins for a third- or fourth-line move far from any stone.
+    pub third_line_empty: f32,
+    /// Losses of the pass while the board is still half empty.
+    pub pass_early: f32,
+}
+
+impl Default for PriorWeights {
+    fn default() -> PriorWeights {
+        PriorWeights {
+            even: 10.0,
+            capture: 12.0,
+            capture_per_stone: 2.0,
+            escape: 10.0,
+            pattern_near: 8.0,
+            pattern_far: 2.0,
+            self_atari: 10.0,
+            self_atari_chain: 30.0,
+            near_last: 5.0,
+            around_last: 2.0,
+            edge_empty: 6.0,
+            second_line_empty: 3.0,
+            third_line_empty: 2.0,
+            pass_early: 20.0,
+        }
+    }
+}
+
+/// Probabilities of the heavy playout rules, tried in this order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayoutWeights {
+    /// Capture the last move's chain when it is in atari.
+    pub capture: f64,
+    /// Save an own chain the last move put in atari.
+    pub escape: f64,
+    /// Play a 3x3 shape next to the last move.
+    pub pattern: f64,
+    /// Play the vital point of a small eye space next to the last move.
+    pub nakade: f64,
+    /// Reject a single-stone self-atari among random moves.
+    pub reject_self_atari: f64,
+}
+
+impl Default for PlayoutWeights {
+    fn default() -> PlayoutWeights {
+        PlayoutWeights {
+            capture: 0.95,
+            escape: 0.9,
+            pattern: 0.9,
+            nakade: 0.9,
+            reject_self_atari: 0.8,
+        }
+    }
+}
+
+/// The search's Go knowledge: 3x3 pattern weights shared by priors and
+/// playouts, prior weights and playout rule rates.
+#[derive(Clone, Debug)]
+pub struct Policy {
+    /// Weight of each 3x3 neighbourhood code (see [`pattern3_code`]), 0 for
+    /// no known shape; playouts play shapes of weight at least 0.5.
+    pub pattern3: Vec<f32>,
+    /// Tree prior weights.
+    pub prior: PriorWeights,
+    /// Playout rule rates.
+    pub playout: PlayoutWeights,
+}
+
+impl Default for Policy {
+    fn default() -> Policy {
+        let mut pattern3 = vec![0.0; PATTERN3_COUNT];
+        for spec in &MOGO_PATTERNS {
+            add_pattern(&mut pattern3, spec, 1.0);
+        }
+        Policy {
+            pattern3,
+            prior: PriorWeights::default(),
+            playout: PlayoutWeights::default(),
+        }
+    }
+}
+
+/// A prior: virtual playouts and their mean value for the mover.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Prior {
+    /// Virtual playouts.
+    pub visits: f32,
+    /// Their mean value for the player making the move, in [0, 1].
+    pub value: f32,
+}
+
+/// Move distance used for proximity: `dx + dy + max(dx, dy)` (2 for a
+/// neighbour, 3 for a diagonal, 4 for a one-point jump or knight's move).
+#[inline]
+fn distance(a: Point, b: Point) -> usize {
+    let dx = a.x().abs_diff(b.x());
+    let dy = a.y().abs_diff(b.y());
+    dx + dy + dx.max(dy)
+}
+
+/// Whether there is no stone within Manhattan distance 2 of `p`.
+fn empty_around(board: &Board, p: Point) -> bool {
+    let size = board.size() as isize;
+    let (x, y) = (p.x() as isize, p.y() as isize);
+    for dy in -2isize..=2 {
+        for dx in -2isize..=2 {
+            if dx.abs() + dy.abs() > 2 {
+                continue;
+            }
+            let (nx, ny) = (x + dx, y + dy);
+            if nx < 0 || ny < 0 || nx >= size || ny >= size {
+                continue;
+            }
+            if board.get(Point::new(nx as usize, ny as usize)).is_some() {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+impl Policy {
+    /// Weight of the 3x3 shape around the empty point `p`.
+    #[inline]
+    pub fn shape(&self, board: &Board, p: Point) -> f32 {
+        self.pattern3[pattern3_code(board, p)]
+    }
+
+    /// The prior of `color` playing at the empty, legal point `p`, given the
+    /// last move. Eye-filling moves are not asked about: the tree leaves them out.
+    pub fn prior(&self, board: &Board, color: Color, p: Point, last: Option<Point>) -> Prior {
+        let w = &self.prior;
+        let mut good = w.even / 2.0;
+        let mut bad = w.even / 2.0;
+        let opp = color.opponent();
+        let mut friendly = false;
+        for n in p.neighbours() {
+            match board.get(n) {
+                Some(c) if c == opp && board.in_atari(n) => {
+                    good += w.capture + w.capture_per_stone * board.chain_size(n).min(8) as f32;
+                }
+                Some(c) if c == opp => {}
+                Some(_) => {
+                    friendly = true;
+                    if board.in_atari(n) && !board.is_self_atari(p, color) {
+                        if escape_is_ladder(board, p, color) {
+                            bad += w.escape;
+                        } else {
+                            good += w.escape + board.chain_size(n).min(8) as f32;
+                        }
+                    }
+                }
+                None => {}
+            }
+        }
+        if board.is_self_atari(p, color) {
+            bad += if friendly {
+                w.self_atari_chain
+            } else {
+                w.self_atari
+            };
+        }
+        let shape = self.shape(board, p);
+        let near = last.map(|l| distance(l, p));
+        if shape > 0.0 {
+            good += shape
+                * if near.is_some_and(|d| d <= 3) {
+                    w.pattern_near
+                } else {
+                    w.pattern_far
+                };
+        }
+        match near {
+            Some(d) if d <= 3 => good += w.near_last,
+            Some(4) => good += w.around_last,
+            _ => {}
+        }
+        let size = board.size();
+        if size >= 9 {
+            let line = p.x().min(p.y()).min(size - 1 - p.x()).min(size - 1 - p.y());
+            if line <= 3 && empty_around(board, p) {
+                match line {
+                    0 => bad += w.edge_empty,
+                    1 => bad += w.second_line_empty,
+                    _ => good += w.third_line_empty,
+                }
+            }
+        }
+        Prior {
+            visits: good + bad,
+            value: good / (good + bad),
+        }
+    }
+
+    /// The prior of a pass.
+    pub fn pass_prior(&self, board: &Board) -> Prior {
+        let w = &self.prior;
+        let half_empty = board.empty_count() * 2 > board.size() * board.size();
+        let bad = w.even / 2.0 + if half_empty { w.pass_early } else { 0.0 };
+        let good = w.even / 2.0;
+        Prior {
+            visits: good + bad,
+            value: good / (good + bad),
+        }
+    }
+
+    /// A playout move for `color`: tactics and shape around the last move
+    /// (`last`, the opponent's) and `color`'s own move before it (`last2`:
+    /// take what it ataried if the opponent left it), else a random legal
+    /// move that fills no own true eye and is not a pointless self-atari.
+    /// `None` means pass.
+    #[inline]
+    pub fn playout_move(
+        &self,
+        board: &Board,
+        color: Color,
+        last: Option<Point>,
+        last2: Option<Point>,
+        rng: &mut FastRng,
+    ) -> Option<Point> {
+        if let Some(l) = last {
+            if let Some(p) = self.local_move(board, color, l, rng) {
+                return Some(p);
+            }
+        }
+        if let Some(l2) = last2 {
+            if let Some(p) = self.capture_next_to(board, color, l2, rng) {
+                return Some(p);
+            }
+        }
+        self.random_move(board, color, rng)
+    }
+
+    /// Captures an opponent chain in atari next to `p`, if any.
+    #[inline]
+    fn capture_next_to(
+        &self,
+        board: &Board,
+        color: Color,
+        p: Point,
+        rng: &mut FastRng,
+    ) -> Option<Point> {
+        let opp = color.opponent();
+        for n in p.neighbours() {
+            if board.get(n) == Some(opp) && board.in_atari(n) {
+                if let Some(a) = board
+                    .atari_point(n)
+                    .filter(|&a| board.is_legal_empty(a, color))
+                {
+                    if Policy::chance(rng, self.playout.capture) {
+                        return Some(a);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    #[inline]
+    fn chance(rng: &mut FastRng, p: f64) -> bool {
+        p >= 1.0 || (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64) < p
+    }
+
+    fn local_move(
+        &self,
+        board: &Board,
+        color: Color,
+        l: Point,
+        rng: &mut FastRng,
+    ) -> Option<Point> {
+        let w = &self.playout;
+        let mut cands = [Point::from_index(0); 16];
+        let mut n = 0;
+        let opp = color.opponent();
+        // Capture the last move's chain when it is in atari.
+        if board.get(l) == Some(opp) && board.in_atari(l) && Policy::chance(rng, w.capture) {
+            if let Some(a) = board
+                .atari_point(l)
+                .filter(|&a| board.is_legal_empty(a, color))
+            {
+                return Some(a);
+            }
+        }
+        // Escapes: own chains the last move put in atari.
+        let mut escaping = false;
+        for nb in l.neighbours() {
+            if board.get(nb) != Some(color) || !board.in_atari(nb) {
+                continue;
+            }
+            if !escaping && !Policy::chance(rng, w.escape) {
+                break;
+            }
+            escaping = true;
+            // Capture an attacker in atari.
+            for s in board.chain_iter(nb).take(16) {
+                for sn in s.neighbours() {
+                    if board.get(sn) == Some(opp) && board.in_atari(sn) {
+                        if let Some(a) = board.atari_point(sn) {
+                            if n < cands.len() && board.is_legal_empty(a, color) {
+                                cands[n] = a;
+                                n += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            // Extend, if that gives two liberties or more.
+            if let Some(a) = board.atari_point(nb) {
+                if n < cands.len()
+                    && board.is_legal_empty(a, color)
+                    && !board.is_self_atari(a, color)
+                {
+                    cands[n] = a;
+                    n += 1;
+                }
+            }
+        }
+        if n > 0 {
+            return Some(cands[rng.below(n)]);
+        }
+        // Nakade: the vital point of a small eye space the last move left.
+        if Policy::chance(rng, w.nakade) {
+            if let Some(p) = nakade_point(board, l) {
+                if board.is_legal_empty(p, color) {
+                    return Some(p);
+                }
+            }
+        }
+        // Shapes around the last move.
+        if Policy::chance(rng, w.pattern) {
+            for &d in &RING {
+                let p = offset(l, d);
+                if board.is_empty(p)
+                    && self.pattern3[pattern3_code(board, p)] >= 0.5
+                    && board.is_legal_empty(p, color)
+                    && !board.is_self_atari(p, color)
+                {
+                    cands[n] = p;
+                    n += 1;
+                }
+            }
+            if n > 0 {
+                return Some(cands[rng.below(n)]);
+            }
+        }
+        None
+    }
+
+    /// A uniformly random legal move that fills no own true eye, rejecting
+    /// self-ataris of chains and (mostly) of single stones.
+    #[inline]
+    fn random_move(&self, board: &Board, color: Color, rng: &mut FastRng) -> Option<Point> {
+        let empties = board.empty_points();
+        let n = empties.len();
+        if n == 0 {
+            return None;
+        }
+        let mut fallback = None;
+        let start = rng.below(n);
+        for k in 0..n {
+            let mut i = start + k;
+            if i >= n {
+                i -= n;
+            }
+            let p = Point::from_index(empties[i] as usize);
+            if !board.is_legal_empty(p, color) || board.is_eye(p, color) {
+                continue;
+            }
+            if board.is_self_atari(p, color) {
+                let single = p
+                    .neighbours()
+                    .iter()
+                    .all(|&nb| board.get(nb) != Some(color));
+                if !single || Policy::chance(rng, self.playout.reject_self_atari) {
+                    if single && fallback.is_none() {
+                        fallback = Some(p);
+                    }
+                    continue;
+                }
+            }
+            return Some(p);
+        }
+        fallback
+    }
+}
+
+/// Whether `defender`'s chain through `p` (two liberties, attacker to
+/// move) is caught in a ladder: the attacker ataris from either side, the
+/// defender extends, until the chain gets three liberties (escaped) or is
+/// left in atari (caught). Captures of ataried attackers count as escapes.
+pub fn ladder_caught(board: &Board, p: Point, defender: Color) -> bool {
+    ladder_step(board, p, defender, 0)
+}
+
+fn ladder_step(board: &Board, p: Point, defender: Color, depth: usize) -> bool {
+    if depth > 40 {
+        return false;
+    }
+    let attacker = defender.opponent();
+    let libs = board.liberties_bb(p);
+    if libs.count() != 2 {
+        return libs.count() < 2;
+    }
+    for a in libs.iter() {
+        if !board.is_legal(a, attacker) {
+            continue;
+        }
+        let mut b = board.clone();
+        b.play_unchecked(a, attacker);
+        if b.get(p) != Some(defender) || b.in_atari(a) {
+            // Captured at once, or the ataring stone can be taken: not a clean ladder.
+            if b.get(p) != Some(defender) {
+                return true;
+            }
+            continue;
+        }
+        // The defender may capture an attacker next to the chain instead.
+        let mut counter = false;
+        for s in b.chain_iter(p) {
+            for n in s.neighbours() {
+                if b.get(n) == Some(attacker) && b.in_atari(n) {
+                    counter = true;
+                }
+            }
+        }
+        if counter {
+            continue;
+        }
+        let Some(e) = b.atari_point(p) else {
+            continue;
+        };
+        if !b.is_legal(e, defender) {
+            return true;
+        }
+        b.play_unchecked(e, defender);
+        match b.liberty_count(p) {
+            0 | 1 => return true,
+            2 => {
+                if ladder_step(&b, p, defender, depth + 1) {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether extending `color`'s chain in atari at `a` leaves it with two
+/// liberties in a ladder that catches it.
+fn escape_is_ladder(board: &Board, a: Point, color: Color) -> bool {
+    let mut b = board.clone();
+    b.play_unchecked(a, color);
+    b.liberty_count(a) == 2 && ladder_caught(&b, a, color)
+}
+
+/// The vital point of an eye space of exactly three empty points in a row or
+/// bent, next to `l`, surrounded by one colour: the middle point.
+fn nakade_point(board: &Board, l: Point) -> Option<Point> {
+    for start in l.neighbours() {
+        if !board.is_empty(start) {
+            continue;
+        }
+        // Collect the empty region up to 4 points.
+        let mut region = [start; 4];
+        let mut len = 1;
+        let mut i = 0;
+        let mut owner: Option<Color> = None;
+        let mut too_big = false;
+        while i < len {
+            for nb in region[i].neighbours() {
+                if board.is_empty(nb) {
+                    if !region[..len].contains(&nb) {
+                        if len == 4 {
+                            too_big = true;
+                            break;
+                        }
+                        region[len] = nb;
+                        len += 1;
+                    }
+                } else if let Some(c) = board.get(nb) {
+                    if owner.is_some_and(|o| o != c) {
+                        too_big = true;
+                        break;
+                    }
+                    owner = Some(c);
+                }
+            }
+            if too_big {
+                break;
+            }
+            i += 1;
+        }
+        if too_big || len != 3 {
+            continue;
+        }
+        // The point touching both others.
+        for &p in &region[..3] {
+            let touching = region[..3]
+                .iter()
+                .filter(|&&q| q != p && p.neighbours().contains(&q))
+                .count();
+            if touching == 2 {
+                return Some(p);
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hane_matches_in_every_orientation_and_colour() {
+        let policy = Policy::default();
+        // X O X above an empty point, on a 5x5 board centre.
+        let mut b = Board::new(5);
+        b.play(Point::new(1, 1), Color::Black).unwrap();
+        b.play(Point::new(2, 1), Color::White).unwrap();
+        b.play(Point::new(3, 1), Color::Black).unwrap();
+        assert!(policy.shape(&b, Point::new(2, 2)) > 0.0);
+        let mut b = Board::new(5);
+        b.play(Point::new(3, 1), Color::White).unwrap();
+        b.play(Point::new(3, 2), Color::Black).unwrap();
+        b.play(Point::new(3, 3), Color::White).unwrap();
+        assert!(policy.shape(&b, Point::new(2, 2)) > 0.0);
+        assert_eq!(policy.shape(&Board::new(5), Point::new(2, 2)), 0.0);
+    }
+
+    #[test]
+    fn ladders_are_read() {
+        // Black E5 with two liberties, White around: a ladder to the edge.
+        let mut b = Board::new(9);
+        b.play(Point::new(4, 4), Color::Black).unwrap();
+        for (x, y) in [(4, 3), (3, 4), (5, 5)] {
+            b.play(Point::new(x, y), Color::White).unwrap();
+        }
+        assert!(ladder_caught(&b, Point::new(4, 4), Color::Black));
+        // Black stones on both ladder paths break it.
+        let mut broken = b.clone();
+        broken.play(Point::new(2, 6), Color::Black).unwrap();
+        broken.play(Point::new(6, 2), Color::Black).unwrap();
+        assert!(!ladder_caught(&broken, Point::new(4, 4), Color::Black));
+        // A stone with three liberties is no ladder.
+        let mut free = Board::new(9);
+        free.play(Point::new(4, 4), Color::Black).unwrap();
+        free.play(Point::new(4, 3), Color::White).unwrap();
+        assert!(!ladder_caught(&free, Point::new(4, 4), Color::Black));
+    }
+
+    #[test]
+    fn nakade_of_three_in_a_row() {
+        // Black surrounds a three-point eye on the top edge of a 5x5 board.
+        let mut b = Board::new(5);
+        for (x, y) in [(0, 1), (1, 1), (2, 1), (3, 1), (4, 1), (4, 0)] {
+            b.play(Point::new(x, y), Color::Black).unwrap();
+        }
+        b.play(Point::new(3, 0), Color::Black).unwrap();
+        assert_eq!(nakade_point(&b, Point::new(3, 0)), Some(Point::new(1, 0)));
+    }
+}

@@ -1,0 +1,1108 @@
+//! The searcher: UCT with RAVE and priors over a shared tree, heavy
+//! playouts, threads with virtual loss, time control and the final choice
+//! (pass, resign, cleanup).
+//!
+//! # Evaluation
+//! A playout ends when neither side has a move that is legal, fills no own
+//! true eye and is no pointless self-atari (or at the mercy rule or a move
+//! cap). The final board is counted by area: stones plus empty points whose
+//! neighbours are all one colour. Under area rules the score is that count
+//! minus komi. Under territory rules (Japanese, Swedish) the score is the
+//! area count minus the difference of stones placed by Black and White up
+//! to the end of the *tree* path (setup and handicap stones included, which
+//! equals on-board stones plus prisoners taken from that colour): territory
+//! plus prisoners equals area minus stones placed, and the stones a random
+//! playout puts into its own territory are not real moves, so only real
+//! (game and tree) stones are charged. Filling one's own territory or
+//! playing a stone that dies then costs a point, as under Japanese counting;
+//! a pass under Swedish rules counts as a placed stone (the pass stone).
+//!
+//! The value backed up is mostly the win (1, 0.5 for jigo, 0) with a small
+//! share of a squashed score, so the search still prefers bigger wins and
+//! smaller losses when the result looks decided (handicap games, far ahead
+//! or behind).
+
+use super::policy::{Policy, Prior};
+use super::time::Clock;
+use super::tree::{Arena, Node, EXPANDED, EXPANDING, LEAF, PASS, SCORE_ONE, VALUE_ONE};
+use super::{Analysis, Candidate, Decision, Limits, SearchParams};
+use crate::board::{Board, Color, FastRng, Game, Move, Point, SLOTS};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::*};
+use std::time::{Duration, Instant};
+
+/// Share of the value given to the score term.
+const SCORE_WEIGHT: f64 = 0.08;
+/// RAVE equivalence parameter: visits at which RAVE and UCT weigh the same.
+const RAVE_EQUIV: f64 = 3000.0;
+/// Exploration constant of the UCB term.
+const EXPLORE: f64 = 0.1;
+/// Own genmoves in a row below the resign threshold before resigning.
+const RESIGN_STREAK: u32 = 3;
+/// Playouts below which the win rate is not trusted for resigning.
+const RESIGN_MIN_PLAYOUTS: u64 = 200;
+
+/// Node memory assumed per node when turning bytes into a node cap.
+const NODE_BYTES: usize = std::mem::size_of::<Node>();
+
+/// How one search is bounded.
+#[derive(Clone, Copy, Debug, Default)]
+struct Control {
+    playouts: Option<u64>,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+    early_stop: bool,
+}
+
+/// The tree kept between searches, rooted at `root_game`.
+struct TreeState {
+    arena: Arena,
+    root_game: Game,
+    root_color: Color,
+}
+
+#[inline]
+fn move_code(mv: Move) -> u16 {
+    match mv {
+        Move::Pass => PASS,
+        Move::Play(p) => p.index() as u16,
+    }
+}
+
+#[inline]
+fn code_move(code: u16) -> Move {
+    if code == PASS {
+        Move::Pass
+    } else {
+        Move::Play(Point::from_index(code as usize))
+    }
+}
+
+impl TreeState {
+    /// The node of the position `game` with `color` to move, if the tree has it.
+    fn find(&self, game: &Game, color: Color) -> Option<u32> {
+        let rg = &self.root_game;
+        if rg.board().size() != game.board().size()
+            || rg.komi() != game.komi()
+            || rg.rules() != game.rules()
+        {
+            return None;
+        }
+        let (base, now) = (rg.moves(), game.moves());
+        if now.len() < base.len() || now[..base.len()] != base[..] {
+            return None;
+        }
+        let mut g = rg.clone();
+        let mut node = 0u32;
+        let mut to_move = self.root_color;
+        for &(c, mv) in &now[base.len()..] {
+            if c != to_move {
+                return None;
+            }
+            g.play(c, mv).ok()?;
+            let (first, n) = self.arena.get(node).children()?;
+            let code = move_code(mv);
+            node =
+                (first..first + n as u32).find(|&i| self.arena.get(i).mv.load(Relaxed) == code)?;
+            to_move = to_move.opponent();
+        }
+        (to_move == color && g.board() == game.board()).then_some(node)
+    }
+}
+
+/// The Monte Carlo tree search player.
+///
+/// ```
+/// use kosumi::board::{Color, Game, Rules};
+/// use kosumi::search::{Clock, Decision, SearchParams, Searcher};
+/// use std::sync::atomic::AtomicBool;
+/// let params = SearchParams { threads: 1, playouts: Some(200), quiet: true, ..SearchParams::default() };
+/// let mut searcher = Searcher::new(params);
+/// let game = Game::new(9, Rules::japanese());
+/// let (decision, analysis) = searcher.genmove(&game, Color::Black, &Clock::none(), false,
+///     &AtomicBool::new(false), None, &mut |_| {});
+/// assert!(matches!(decision, Decision::Play(_)));
+/// assert_eq!(analysis.playouts, 200);
+/// ```
+pub struct Searcher {
+    params: SearchParams,
+    policy: Policy,
+    tree: Option<TreeState>,
+    /// Own moves in a row below the resign threshold, per colour.
+    low_streak: [u32; 2],
+}
+
+impl std::fmt::Debug for Searcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Searcher")
+            .field("params", &self.params)
+            .field("tree_nodes", &self.tree_nodes())
+            .finish()
+    }
+}
+
+/// Playouts per move when neither a clock, a time per move nor a playout
+/// count is set: about a second on one core of a small machine.
+pub fn default_playouts(size: usize) -> u64 {
+    if size <= 9 {
+        10_000
+    } else if size <= 13 {
+        6_000
+    } else {
+        4_000
+    }
+}
+
+impl Searcher {
+    /// A searcher with these settings and the built-in policy.
+    pub fn new(params: SearchParams) -> Searcher {
+        Searcher::with_policy(params, Policy::default())
+    }
+
+    /// A searcher with these settings and a given policy (learned weights).
+    pub fn with_policy(params: SearchParams, policy: Policy) -> Searcher {
+        Searcher {
+            params,
+            policy,
+            tree: None,
+            low_streak: [0; 2],
+        }
+    }
+
+    /// The settings.
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// Changes the settings; the tree is kept unless the memory cap changed.
+    pub fn set_params(&mut self, p: SearchParams) {
+        if p.max_memory != self.params.max_memory {
+            self.tree = None;
+        }
+        self.params = p;
+    }
+
+    /// The policy (priors and playout knowledge).
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// Forgets the tree (new game, board size change).
+    pub fn clear(&mut self) {
+        self.tree = None;
+        self.low_streak = [0; 2];
+    }
+
+    /// Nodes in the tree now.
+    pub fn tree_nodes(&self) -> usize {
+        self.tree.as_ref().map_or(0, |t| t.arena.used())
+    }
+
+    /// Most nodes the tree may hold under `max_memory` (a third is kept free
+    /// for copying the reused part of the tree between moves).
+    pub fn tree_capacity(&self) -> usize {
+        node_capacity(self.params.max_memory)
+    }
+
+    /// Chooses a move for `color` in `game` (`color` may differ from
+    /// `game.to_move()`).
+    ///
+    /// Thinks for the clock's budget when a clock is set, else for
+    /// `params.time_per_move`, else for `params.playouts` (or
+    /// [`default_playouts`]), stopping early when the best move cannot be
+    /// overtaken, and at once when `stop` becomes true. `report` is called
+    /// from this thread about every `report_every`. With `cleanup` (KGS
+    /// cleanup phase) dead stones are captured before passing and the search
+    /// counts by area.
+    #[allow(clippy::too_many_arguments)]
+    pub fn genmove(
+        &mut self,
+        game: &Game,
+        color: Color,
+        clock: &Clock,
+        cleanup: bool,
+        stop: &AtomicBool,
+        report_every: Option<Duration>,
+        report: &mut dyn FnMut(&Analysis),
+    ) -> (Decision, Analysis) {
+        let ctl = if let Some((soft, hard)) = clock.budget_range(color, game) {
+            Control {
+                soft: Some(soft),
+                hard: Some(hard),
+                early_stop: true,
+                ..Control::default()
+            }
+        } else if let Some(t) = self
+            .params
+            .time_per_move
+            .filter(|t| t.is_finite() && *t >= 0.0)
+        {
+            let t = Duration::from_secs_f64(t);
+            Control {
+                soft: Some(t),
+                hard: Some(t),
+                early_stop: true,
+                ..Control::default()
+            }
+        } else {
+            Control {
+                playouts: Some(
+                    self.params
+                        .playouts
+                        .unwrap_or_else(|| default_playouts(game.board().size())),
+                ),
+                early_stop: true,
+                ..Control::default()
+            }
+        };
+        let (analysis, dead) = self.search(game, color, ctl, cleanup, stop, report_every, report);
+        let decision = self.decide(game, color, cleanup, &analysis, &dead);
+        if !self.params.quiet {
+            let size = game.board().size();
+            let what = match decision {
+                Decision::Resign => "resign".to_string(),
+                Decision::Play(m) => move_name(m, size),
+            };
+            let secs = analysis.elapsed.as_secs_f64();
+            let cap = self.tree_capacity();
+            eprintln!(
+                "kosumi: {} {} after {} playouts in {:.2} s ({:.0}/s), win {:.1}%, score {:+.1}, nodes {}/{}",
+                color,
+                what,
+                analysis.playouts,
+                secs,
+                analysis.playouts as f64 / secs.max(1e-9),
+                analysis.winrate * 100.0,
+                analysis.score_lead,
+                self.tree_nodes(),
+                cap
+            );
+        }
+        (decision, analysis)
+    }
+
+    /// Analyses `game` for `color` until `stop` or `limits` (no limit: until
+    /// `stop`), reporting as [`Searcher::genmove`] does.
+    pub fn analyze(
+        &mut self,
+        game: &Game,
+        color: Color,
+        limits: Limits,
+        stop: &AtomicBool,
+        report_every: Option<Duration>,
+        report: &mut dyn FnMut(&Analysis),
+    ) -> Analysis {
+        let ctl = Control {
+            playouts: limits.playouts,
+            soft: limits.time,
+            hard: limits.time,
+            early_stop: false,
+        };
+        self.search(game, color, ctl, false, stop, report_every, report)
+            .0
+    }
+
+    /// The tree root for `game`, reusing the old tree when it holds the position.
+    fn prepare_root(&mut self, game: &Game, color: Color) -> u32 {
+        let cap = self.tree_capacity();
+        if let Some(ts) = &self.tree {
+            if ts.arena.capacity() == cap {
+                if let Some(node) = ts.find(game, color) {
+                    if ts.arena.used() <= cap / 2 {
+                        return node;
+                    }
+                    // Keep the part under the new root, within half the cap.
+                    let arena = Arena::new(cap);
+                    if let Some(root) = arena.copy_subtree(&ts.arena, node, cap / 2) {
+                        self.tree = Some(TreeState {
+                            arena,
+                            root_game: game.clone(),
+                            root_color: color,
+                        });
+                        return root;
+                    }
+                }
+            }
+        }
+        self.tree = None;
+        let arena = Arena::new(cap);
+        let root = arena.alloc(1).expect("capacity is at least one node");
+        self.tree = Some(TreeState {
+            arena,
+            root_game: game.clone(),
+            root_color: color,
+        });
+        root
+    }
+
+    /// Runs one search; returns the analysis and, per point (padded index),
+    /// whether it holds an opponent stone the playouts find dead.
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        game: &Game,
+        color: Color,
+        ctl: Control,
+        cleanup: bool,
+        stop: &AtomicBool,
+        report_every: Option<Duration>,
+        report: &mut dyn FnMut(&Analysis),
+    ) -> (Analysis, Vec<bool>) {
+        let start = Instant::now();
+        let root = self.prepare_root(game, color);
+        let arena = &self.tree.as_ref().expect("prepared").arena;
+        let board = game.board().clone();
+        let size = board.size();
+        let rules = game.rules();
+        let mut forbidden = vec![false; SLOTS];
+        if rules.superko() {
+            for p in board.points() {
+                if board.is_legal(p, color) && !game.is_legal(color, Move::Play(p)) {
+                    forbidden[p.index()] = true;
+                }
+            }
+        }
+        let moves = game.moves();
+        let root_passes = match moves.last() {
+            Some(&(_, Move::Pass)) => 1,
+            _ => 0,
+        };
+        let nth_last = |k: usize| moves.iter().rev().nth(k).and_then(|&(_, m)| m.point());
+        let root_last = [nth_last(0), nth_last(1)];
+        let stones_diff =
+            board.stones(Color::Black).count() as i32 - board.stones(Color::White).count() as i32;
+        let root_placed =
+            stones_diff + board.captures(Color::White) as i32 - board.captures(Color::Black) as i32;
+        // Centre the score term on what the reused tree expects, so it keeps
+        // telling moves apart when one side is far ahead.
+        let root_node = arena.get(root);
+        let score_center = if root_node.visits() >= 100 {
+            let s = root_node.mean_score();
+            if color == Color::White {
+                s
+            } else {
+                -s
+            }
+        } else {
+            0.0
+        };
+        let late = board.empty_count() * 2 <= size * size;
+        let threads = self.params.threads.max(1);
+        let seed = self.params.seed ^ (moves.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let shared = Shared {
+            arena,
+            root,
+            policy: &self.policy,
+            root_board: board,
+            color,
+            root_passes,
+            late,
+            root_last: root_last[0],
+            root_last2: root_last[1],
+            root_placed,
+            territory: !rules.area_scoring() && !cleanup,
+            pass_placed: rules.pass_gives_prisoner(),
+            komi: game.komi(),
+            forbidden,
+            expand_at: if size <= 13 { 2 } else { 4 },
+            playout_limit: ctl.playouts.unwrap_or(u64::MAX),
+            claimed: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            external: stop,
+            ownership: (0..SLOTS).map(|_| AtomicI64::new(0)).collect(),
+            own_samples: AtomicU64::new(0),
+            score_scale: 2.0 * size as f64,
+            score_center,
+            max_moves: 3 * size * size,
+            mercy: (size * size / 4).max(10) as i32,
+        };
+        let quiet = self.params.quiet;
+        std::thread::scope(|s| {
+            for t in 1..threads {
+                let sh = &shared;
+                s.spawn(move || {
+                    let mut w =
+                        Worker::new(sh, seed.wrapping_add(t as u64 * 0xD1B5_4A32_D192_ED03));
+                    while !sh.stopped() && w.playout() {}
+                    w.flush();
+                    sh.stop.store(true, Relaxed);
+                });
+            }
+            let mut w = Worker::new(&shared, seed);
+            let mut last_report = Instant::now();
+            let mut last_log = Instant::now();
+            let mut own_count = 0u64;
+            let check_every = if size <= 9 { 32 } else { 8 };
+            loop {
+                if shared.stopped() || !w.playout() {
+                    break;
+                }
+                own_count += 1;
+                let elapsed = start.elapsed();
+                if ctl.hard.is_some_and(|h| elapsed >= h) {
+                    break;
+                }
+                if own_count.is_multiple_of(check_every) {
+                    w.flush();
+                    if shared.should_stop(&ctl, elapsed) {
+                        break;
+                    }
+                    if let Some(every) = report_every {
+                        if last_report.elapsed() >= every {
+                            last_report = Instant::now();
+                            report(&shared.analysis(start.elapsed(), false));
+                        }
+                    }
+                    if !quiet && last_log.elapsed() >= Duration::from_secs(1) {
+                        last_log = Instant::now();
+                        log_progress(&shared.analysis(start.elapsed(), false), size);
+                    }
+                }
+            }
+            w.flush();
+            shared.stop.store(true, Relaxed);
+        });
+        let analysis = shared.analysis(start.elapsed(), true);
+        let opp = color.opponent();
+        let mut dead = vec![false; SLOTS];
+        if !analysis.ownership.is_empty() {
+            for (i, p) in shared.root_board.points().enumerate() {
+                let mine = if color == Color::Black {
+                    analysis.ownership[i]
+                } else {
+                    -analysis.ownership[i]
+                };
+                dead[p.index()] = shared.root_board.get(p) == Some(opp) && mine > 0.5;
+            }
+        }
+        (analysis, dead)
+    }
+
+    /// The move to play from the analysis: the most visited, with the pass,
+    /// cleanup and resign rules.
+    fn decide(
+        &mut self,
+        game: &Game,
+        color: Color,
+        cleanup: bool,
+        analysis: &Analysis,
+        dead: &[bool],
+    ) -> Decision {
+        let board = game.board();
+        let Some(best) = analysis.candidates.first() else {
+            return Decision::Play(self.fallback_move(game, color));
+        };
+        let size = board.size();
+        // Resign after several hopeless moves, never early in the game.
+        let threshold = self.params.resign_threshold;
+        if threshold > 0.0
+            && game.moves().len() >= size * size / 5
+            && analysis.candidates.iter().map(|c| c.visits).sum::<u64>() >= RESIGN_MIN_PLAYOUTS
+            && best.winrate < threshold
+        {
+            self.low_streak[color.index()] += 1;
+            if self.low_streak[color.index()] >= RESIGN_STREAK {
+                return Decision::Resign;
+            }
+        } else {
+            self.low_streak[color.index()] = 0;
+        }
+        let pass = analysis.candidates.iter().find(|c| c.mv == Move::Pass);
+        let mut choice = best.mv;
+        if cleanup {
+            // Capture dead stones before passing.
+            let dead_left = dead.iter().any(|&d| d);
+            if dead_left && choice == Move::Pass {
+                let next_to_dead = |m: Move| {
+                    m.point()
+                        .is_some_and(|p| p.neighbours().iter().any(|n| dead[n.index()]))
+                };
+                choice = analysis
+                    .candidates
+                    .iter()
+                    .find(|c| next_to_dead(c.mv))
+                    .or_else(|| analysis.candidates.iter().find(|c| c.mv != Move::Pass))
+                    .map_or(Move::Pass, |c| c.mv);
+            }
+        } else if choice != Move::Pass {
+            // Pass when playing on gains nothing: the same result and no more
+            // points (half a point of noise allowed once the opponent passed,
+            // when passing ends the game).
+            let opponent_passed = game.moves().last() == Some(&(color.opponent(), Move::Pass));
+            let slack = if opponent_passed { 0.5 } else { 0.0 };
+            if let Some(pass) = pass {
+                let enough = pass.visits >= 10.max(best.visits / 20);
+                // Before the opponent passes, pass only a won game.
+                let settled = opponent_passed || best.winrate >= 0.5;
+                if enough
+                    && settled
+                    && pass.winrate >= best.winrate - 0.02
+                    && (pass.score_lead >= best.score_lead - slack
+                        || (opponent_passed && pass.winrate >= 0.99))
+                {
+                    choice = Move::Pass;
+                }
+            }
+        }
+        if !game.is_legal(color, choice) {
+            choice = self.fallback_move(game, color);
+        }
+        Decision::Play(choice)
+    }
+
+    /// A legal move without search: the best prior, or pass.
+    fn fallback_move(&self, game: &Game, color: Color) -> Move {
+        let board = game.board();
+        let last = game.moves().last().and_then(|&(_, m)| m.point());
+        board
+            .points()
+            .filter(|&p| {
+                board.is_empty(p)
+                    && !board.is_eye(p, color)
+                    && game.is_legal(color, Move::Play(p))
+                    && !board.is_self_atari(p, color)
+            })
+            .map(|p| (p, self.policy.prior(board, color, p, last).value))
+            .fold(None, |best: Option<(Point, f32)>, (p, v)| match best {
+                Some((_, bv)) if bv >= v => best,
+                _ => Some((p, v)),
+            })
+            .map_or(Move::Pass, |(p, _)| Move::Play(p))
+    }
+}
+
+/// Node cap for a memory budget: a third is kept for the copy of the reused
+/// subtree between moves.
+fn node_capacity(max_memory: usize) -> usize {
+    (max_memory / 3 * 2 / NODE_BYTES).max(1)
+}
+
+fn move_name(m: Move, size: usize) -> String {
+    match m {
+        Move::Pass => "pass".to_string(),
+        Move::Play(p) => p.to_gtp(size),
+    }
+}
+
+fn log_progress(a: &Analysis, size: usize) {
+    let rate = a.playouts as f64 / a.elapsed.as_secs_f64().max(1e-9);
+    let (best, pv) = a
+        .candidates
+        .first()
+        .map_or((String::new(), String::new()), |c| {
+            (
+                move_name(c.mv, size),
+                c.pv.iter()
+                    .take(10)
+                    .map(|&m| move_name(m, size))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )
+        });
+    let _ = writeln!(
+        std::io::stderr(),
+        "kosumi: {} playouts ({:.0}/s) best {} win {:.1}% pv {}",
+        a.playouts,
+        rate,
+        best,
+        a.winrate * 100.0,
+        pv
+    );
+}
+
+/// What all threads of one search share.
+struct Shared<'a> {
+    arena: &'a Arena,
+    root: u32,
+    policy: &'a Policy,
+    root_board: Board,
+    color: Color,
+    root_passes: u8,
+    /// Half the board or more is filled: the pass becomes a real candidate.
+    late: bool,
+    root_last: Option<Point>,
+    root_last2: Option<Point>,
+    /// Black stones placed minus White's so far (territory counting).
+    root_placed: i32,
+    territory: bool,
+    pass_placed: bool,
+    komi: f64,
+    /// Root moves forbidden by superko.
+    forbidden: Vec<bool>,
+    expand_at: u32,
+    playout_limit: u64,
+    claimed: AtomicU64,
+    done: AtomicU64,
+    stop: AtomicBool,
+    external: &'a AtomicBool,
+    ownership: Vec<AtomicI64>,
+    own_samples: AtomicU64,
+    score_scale: f64,
+    /// Expected final score for Black, where the score term is steepest.
+    score_center: f64,
+    max_moves: usize,
+    mercy: i32,
+}
+
+impl Shared<'_> {
+    #[inline]
+    fn stopped(&self) -> bool {
+        self.stop.load(Relaxed) || self.external.load(Relaxed)
+    }
+
+    /// Root children that may be played, with their nodes.
+    fn root_children(&self) -> Vec<&Node> {
+        let Some((first, n)) = self.arena.get(self.root).children() else {
+            return Vec::new();
+        };
+        (first..first + n as u32)
+            .map(|i| self.arena.get(i))
+            .filter(|c| !self.forbidden[c.mv.load(Relaxed) as usize])
+            .collect()
+    }
+
+    /// Whether to stop now: time is up and the choice is clear, or the best
+    /// move cannot be overtaken in what is left.
+    fn should_stop(&self, ctl: &Control, elapsed: Duration) -> bool {
+        let children = self.root_children();
+        if children.len() <= 1 {
+            return true;
+        }
+        let mut top = [(0u32, 0.0f64); 2];
+        for c in &children {
+            let v = (c.visits(), c.winrate());
+            if v.0 > top[0].0 {
+                top[1] = top[0];
+                top[0] = v;
+            } else if v.0 > top[1].0 {
+                top[1] = v;
+            }
+        }
+        let done = self.done.load(Relaxed);
+        let gap = top[0].0.saturating_sub(top[1].0) as f64;
+        if let Some(soft) = ctl.soft {
+            let hard = ctl.hard.unwrap_or(soft);
+            // Unclear: the runner-up is close in visits or better in value.
+            let unclear = top[1].0 as f64 > 0.6 * top[0].0 as f64 || top[1].1 > top[0].1 + 0.03;
+            if elapsed >= soft && !unclear {
+                return true;
+            }
+            if ctl.early_stop {
+                let secs = elapsed.as_secs_f64().max(1e-3);
+                let left = hard.saturating_sub(elapsed).as_secs_f64();
+                if gap > done as f64 / secs * left {
+                    return true;
+                }
+            }
+        }
+        if let Some(limit) = ctl.playouts {
+            if ctl.early_stop && gap > limit.saturating_sub(done) as f64 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The analysis so far; `ownership` adds the ownership map.
+    fn analysis(&self, elapsed: Duration, ownership: bool) -> Analysis {
+        let size = self.root_board.size();
+        let children = self.root_children();
+        let prior_sum: f64 = children
+            .iter()
+            .map(|c| {
+                let (n, v) = c.prior();
+                n * v
+            })
+            .sum::<f64>()
+            .max(1e-9);
+        let mut candidates: Vec<Candidate> = children
+            .iter()
+            .filter(|c| c.visits() > 0)
+            .map(|c| {
+                let n = c.visits() as f64;
+                let w = c.winrate();
+                let (pn, pv) = c.prior();
+                let mut pv_moves = vec![code_move(c.mv.load(Relaxed))];
+                let mut node: &Node = c;
+                while pv_moves.len() < 30 {
+                    let Some((first, k)) = node.children() else {
+                        break;
+                    };
+                    let Some(next) = (first..first + k as u32)
+                        .map(|i| self.arena.get(i))
+                        .max_by_key(|n| n.visits())
+                        .filter(|n| n.visits() >= 2)
+                    else {
+                        break;
+                    };
+                    pv_moves.push(code_move(next.mv.load(Relaxed)));
+                    node = next;
+                }
+                Candidate {
+                    mv: code_move(c.mv.load(Relaxed)),
+                    visits: c.visits() as u64,
+                    winrate: w,
+                    prior: pn * pv / prior_sum,
+                    lcb: (w - 1.96 * (w * (1.0 - w) / n).sqrt() - 0.5 / n).max(0.0),
+                    score_lead: c.mean_score(),
+                    pv: pv_moves,
+                }
+            })
+            .collect();
+        candidates.sort_by(|a, b| {
+            b.visits
+                .cmp(&a.visits)
+                .then(b.winrate.total_cmp(&a.winrate))
+        });
+        let (winrate, score_lead) = candidates
+            .first()
+            .map_or((0.5, 0.0), |c| (c.winrate, c.score_lead));
+        let samples = self.own_samples.load(Relaxed);
+        let ownership = if ownership && samples > 0 {
+            self.root_board
+                .points()
+                .map(|p| self.ownership[p.index()].load(Relaxed) as f64 / samples as f64)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let _ = size;
+        Analysis {
+            playouts: self.done.load(Relaxed),
+            elapsed,
+            winrate,
+            score_lead,
+            candidates,
+            ownership,
+        }
+    }
+}
+
+/// One search thread's scratch state.
+struct Worker<'a> {
+    sh: &'a Shared<'a>,
+    rng: FastRng,
+    board: Board,
+    path: Vec<u32>,
+    seq: Vec<(u16, Color)>,
+    seq_start: Vec<usize>,
+    /// Per point: 1 + colour of the earliest play at or after the current depth.
+    first: Vec<u8>,
+    own: Vec<i32>,
+    own_samples: u64,
+    priors: Vec<(u16, Prior)>,
+}
+
+impl<'a> Worker<'a> {
+    fn new(sh: &'a Shared<'a>, seed: u64) -> Worker<'a> {
+        Worker {
+            sh,
+            rng: FastRng::new(seed),
+            board: sh.root_board.clone(),
+            path: Vec::with_capacity(64),
+            seq: Vec::with_capacity(1024),
+            seq_start: Vec::with_capacity(64),
+            first: vec![0; SLOTS],
+            own: vec![0; SLOTS],
+            own_samples: 0,
+            priors: Vec::with_capacity(SLOTS),
+        }
+    }
+
+    /// Adds the local ownership counts to the shared ones.
+    fn flush(&mut self) {
+        if self.own_samples == 0 {
+            return;
+        }
+        for p in self.sh.root_board.points() {
+            let i = p.index();
+            if self.own[i] != 0 {
+                self.sh.ownership[i].fetch_add(self.own[i] as i64, Relaxed);
+                self.own[i] = 0;
+            }
+        }
+        self.sh.own_samples.fetch_add(self.own_samples, Relaxed);
+        self.own_samples = 0;
+    }
+
+    /// One descent, playout and backup. `false` when the playout limit is reached.
+    fn playout(&mut self) -> bool {
+        let sh = self.sh;
+        if sh.claimed.fetch_add(1, Relaxed) >= sh.playout_limit {
+            return false;
+        }
+        let arena = sh.arena;
+        self.board.clone_from(&sh.root_board);
+        self.path.clear();
+        self.seq.clear();
+        self.seq_start.clear();
+        let mut node = sh.root;
+        let mut to_move = sh.color;
+        let mut passes = sh.root_passes;
+        let mut last = sh.root_last;
+        let mut last2 = sh.root_last2;
+        let mut placed = sh.root_placed;
+        arena.get(node).visits.fetch_add(1, Relaxed);
+        self.path.push(node);
+        self.seq_start.push(0);
+        loop {
+            let n = arena.get(node);
+            let mut state = n.state.load(Acquire);
+            if state == LEAF
+                && passes < 2
+                && (self.path.len() == 1 || n.visits() > sh.expand_at)
+                && !arena.is_full()
+                && n.state
+                    .compare_exchange(LEAF, EXPANDING, Acquire, Relaxed)
+                    .is_ok()
+            {
+                state = if self.expand(n, to_move, last) {
+                    EXPANDED
+                } else {
+                    LEAF
+                };
+                n.state.store(state, Release);
+            }
+            if state != EXPANDED {
+                break;
+            }
+            let at_root = self.path.len() == 1;
+            // Ending the game must be tried once the opponent passed, and
+            // at the root late in the game, however good the rest looks.
+            let try_pass = passes == 1 || (at_root && sh.late);
+            let child = self.select(n, at_root, try_pass);
+            let c = arena.get(child);
+            c.visits.fetch_add(1, Relaxed);
+            let code = c.mv.load(Relaxed);
+            let sign = if to_move == Color::Black { 1 } else { -1 };
+            last2 = last;
+            if code == PASS {
+                self.board.clear_ko();
+                passes += 1;
+                last = None;
+                if sh.pass_placed {
+                    placed += sign;
+                }
+            } else {
+                let p = Point::from_index(code as usize);
+                self.board.play_unchecked(p, to_move);
+                passes = 0;
+                placed += sign;
+                last = Some(p);
+                self.seq.push((code, to_move));
+            }
+            to_move = to_move.opponent();
+            node = child;
+            self.path.push(node);
+            self.seq_start.push(self.seq.len());
+        }
+        // Play out (after two passes too: the playout settles what is dead).
+        let base_caps =
+            self.board.captures(Color::Black) as i32 - self.board.captures(Color::White) as i32;
+        let mut moves = 0;
+        let mut run_passes = 0;
+        while run_passes < 2 && moves < sh.max_moves {
+            match sh
+                .policy
+                .playout_move(&self.board, to_move, last, last2, &mut self.rng)
+            {
+                Some(p) => {
+                    self.board.play_unchecked(p, to_move);
+                    self.seq.push((p.index() as u16, to_move));
+                    last2 = last;
+                    last = Some(p);
+                    run_passes = 0;
+                    moves += 1;
+                    let caps = self.board.captures(Color::Black) as i32
+                        - self.board.captures(Color::White) as i32
+                        - base_caps;
+                    if caps.abs() > sh.mercy {
+                        break;
+                    }
+                }
+                None => {
+                    self.board.clear_ko();
+                    last2 = last;
+                    last = None;
+                    run_passes += 1;
+                }
+            }
+            to_move = to_move.opponent();
+        }
+        let area = self.count_area();
+        let mut score_black = area as f64 - sh.komi;
+        if sh.territory {
+            score_black -= placed as f64;
+        }
+        self.backup(score_black);
+        sh.done.fetch_add(1, Relaxed);
+        true
+    }
+
+    /// Area count of the final board (Black minus White), adding ownership.
+    fn count_area(&mut self) -> i32 {
+        let size = self.board.size();
+        let mut total = 0;
+        for y in 0..size {
+            for x in 0..size {
+                let p = Point::new(x, y);
+                let o = match self.board.get(p) {
+                    Some(Color::Black) => 1,
+                    Some(Color::White) => -1,
+                    None => {
+                        if self.board.is_eyelike(p, Color::Black) {
+                            1
+                        } else if self.board.is_eyelike(p, Color::White) {
+                            -1
+                        } else {
+                            0
+                        }
+                    }
+                };
+                total += o;
+                self.own[p.index()] += o;
+            }
+        }
+        self.own_samples += 1;
+        total
+    }
+
+    /// Value and half-point result of a final score for one side.
+    #[inline]
+    fn value(&self, score: f64, center: f64) -> (f64, u32) {
+        let win2 = if score > 0.0 {
+            2
+        } else if score == 0.0 {
+            1
+        } else {
+            0
+        };
+        let squashed = 0.5 + 0.5 * ((score - center) / self.sh.score_scale).tanh();
+        (
+            (1.0 - SCORE_WEIGHT) * win2 as f64 / 2.0 + SCORE_WEIGHT * squashed,
+            win2,
+        )
+    }
+
+    fn backup(&mut self, score_black: f64) {
+        let sh = self.sh;
+        let arena = sh.arena;
+        let (vb, wb) = self.value(score_black, sh.score_center);
+        let (vw, ww) = self.value(-score_black, -sh.score_center);
+        let of = |c: Color| {
+            if c == Color::Black {
+                (vb, wb, score_black)
+            } else {
+                (vw, ww, -score_black)
+            }
+        };
+        let root_mover = sh.color.opponent();
+        for (d, &i) in self.path.iter().enumerate() {
+            let mover = if d % 2 == 0 { root_mover } else { sh.color };
+            let (v, w, s) = of(mover);
+            let n = arena.get(i);
+            n.value.fetch_add((v * VALUE_ONE) as u64, Relaxed);
+            n.wins.fetch_add(w, Relaxed);
+            n.score.fetch_add((s * SCORE_ONE) as i64, Relaxed);
+        }
+        // AMAF: a child's move counts if its player played that point first
+        // anywhere after the node, in the tree or the playout.
+        let mut k = self.seq.len();
+        for d in (0..self.path.len()).rev() {
+            while k > self.seq_start[d] {
+                k -= 1;
+                let (p, c) = self.seq[k];
+                self.first[p as usize] = 1 + c as u8;
+            }
+            let node = arena.get(self.path[d]);
+            let Some((first, n)) = node.children() else {
+                continue;
+            };
+            let to_move = if d % 2 == 0 {
+                sh.color
+            } else {
+                sh.color.opponent()
+            };
+            let mark = 1 + to_move as u8;
+            let v = (of(to_move).0 * VALUE_ONE) as u64;
+            for j in first..first + n as u32 {
+                let c = arena.get(j);
+                let code = c.mv.load(Relaxed);
+                if code != PASS && self.first[code as usize] == mark {
+                    c.rave_visits.fetch_add(1, Relaxed);
+                    c.rave_value.fetch_add(v, Relaxed);
+                }
+            }
+        }
+        for &(p, _) in &self.seq {
+            self.first[p as usize] = 0;
+        }
+    }
+
+    /// The child maximising UCT blended with RAVE, priors as virtual playouts.
+    #[inline]
+    fn select(&self, n: &Node, at_root: bool, try_pass: bool) -> u32 {
+        let arena = self.sh.arena;
+        let (first, k) = n.children().expect("expanded");
+        // The pass is always the last child.
+        let pass = first + k as u32 - 1;
+        if try_pass && arena.get(pass).visits() * 16 < n.visits() {
+            return pass;
+        }
+        let ln_n = (n.visits().max(1) as f64).ln();
+        let mut best = first;
+        let mut best_u = f64::NEG_INFINITY;
+        for i in first..first + k as u32 {
+            let c = arena.get(i);
+            if at_root && self.sh.forbidden[c.mv.load(Relaxed) as usize] {
+                continue;
+            }
+            let visits = c.visits() as f64;
+            let (pn, pv) = c.prior();
+            let qn = visits + pn;
+            let mut q = (c.value.load(Relaxed) as f64 / VALUE_ONE + pv * pn) / qn.max(1e-9);
+            let rn = c.rave_visits.load(Relaxed) as f64;
+            if rn > 0.0 {
+                let r = c.rave_value.load(Relaxed) as f64 / VALUE_ONE / rn;
+                let beta = rn / (rn + qn + rn * qn / RAVE_EQUIV);
+                q = (1.0 - beta) * q + beta * r;
+            }
+            let u = q + EXPLORE * (ln_n / (visits + 1.0)).sqrt();
+            if u > best_u {
+                best_u = u;
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// Creates the children of `n` (every legal move filling no own true eye,
+    /// and the pass) with their priors. `false` when memory is full.
+    fn expand(&mut self, n: &Node, to_move: Color, last: Option<Point>) -> bool {
+        let sh = self.sh;
+        let board = &self.board;
+        self.priors.clear();
+        for &e in board.empty_points() {
+            let p = Point::from_index(e as usize);
+            if board.is_legal_empty(p, to_move) && !board.is_eye(p, to_move) {
+                self.priors
+                    .push((e, sh.policy.prior(board, to_move, p, last)));
+            }
+        }
+        // A fixed child order whatever the empty list's order.
+        self.priors.sort_unstable_by_key(|&(e, _)| e);
+        self.priors.push((PASS, sh.policy.pass_prior(board)));
+        let Some(start) = sh.arena.alloc(self.priors.len()) else {
+            return false;
+        };
+        for (k, &(code, prior)) in self.priors.iter().enumerate() {
+            let c = sh.arena.get(start + k as u32);
+            c.mv.store(code, Relaxed);
+            c.set_prior(prior.visits, prior.value);
+        }
+        n.first_child.store(start, Relaxed);
+        n.n_children.store(self.priors.len() as u16, Relaxed);
+        true
+    }
+}
