@@ -9,10 +9,11 @@ fn playouts(c: &mut Criterion) {
     g.throughput(Throughput::Elements(1));
     for size in [9usize, 19] {
         let empty = Board::new(size);
+        let mut board = empty.clone();
         let mut rng = FastRng::new(1);
         g.bench_function(format!("{size}x{size}"), |b| {
             b.iter(|| {
-                let mut board = empty.clone();
+                board.copy_from(&empty);
                 black_box(light_playout(
                     &mut board,
                     Color::Black,

@@ -56,6 +56,24 @@ impl Bitboard {
         self.0[i / 64] &= !(1 << (i % 64));
     }
 
+    /// Adds the point of slot `i` without a bounds check.
+    ///
+    /// Safety: `i < SLOTS`.
+    #[inline(always)]
+    pub(crate) unsafe fn insert_unchecked(&mut self, i: usize) {
+        debug_assert!(i < SLOTS);
+        *self.0.get_unchecked_mut(i / 64) |= 1 << (i % 64);
+    }
+
+    /// Removes the point of slot `i` without a bounds check.
+    ///
+    /// Safety: `i < SLOTS`.
+    #[inline(always)]
+    pub(crate) unsafe fn remove_unchecked(&mut self, i: usize) {
+        debug_assert!(i < SLOTS);
+        *self.0.get_unchecked_mut(i / 64) &= !(1 << (i % 64));
+    }
+
     /// Number of points in the set.
     #[must_use]
     pub fn count(&self) -> usize {

@@ -129,6 +129,8 @@ pub struct Board {
     stones: [Bitboard; 2],
     hash: u64,
     ko: u16,
+    /// The colour that may not play on `ko` (the opponent of the capturer).
+    ko_color: u8,
     captures: [u32; 2],
     last_move: u16,
 }
@@ -160,6 +162,7 @@ impl Board {
             stones: [Bitboard::EMPTY; 2],
             hash: 0,
             ko: 0,
+            ko_color: 0,
             captures: [0; 2],
             last_move: 0,
         };
@@ -186,6 +189,44 @@ impl Board {
             }
         }
         Some(b)
+    }
+
+    /// Makes `self` a copy of `other`, copying only the slots a board of
+    /// `other`'s size uses (much cheaper than `clone` on small boards).
+    ///
+    /// ```
+    /// use kosumi::board::{Board, Color, Point};
+    /// let mut a = Board::new(9);
+    /// a.play(Point::new(2, 2), Color::Black).unwrap();
+    /// let mut b = Board::new(19);
+    /// b.copy_from(&a);
+    /// assert_eq!(a, b);
+    /// assert_eq!(b.to_string(), a.to_string());
+    /// ```
+    pub fn copy_from(&mut self, other: &Board) {
+        // Every slot a board of side `size` touches lies below the bottom
+        // border row's end; the slots beyond must be border cells.
+        let used = (other.size + 2) * STRIDE;
+        if self.size > other.size {
+            let old = (self.size + 2) * STRIDE;
+            self.cells[used..old].fill(BORDER);
+        }
+        self.size = other.size;
+        self.cells[..used].copy_from_slice(&other.cells[..used]);
+        self.nb[..used].copy_from_slice(&other.nb[..used]);
+        self.head[..used].copy_from_slice(&other.head[..used]);
+        self.next[..used].copy_from_slice(&other.next[..used]);
+        self.chains[..used].copy_from_slice(&other.chains[..used]);
+        self.empty_pos[..used].copy_from_slice(&other.empty_pos[..used]);
+        let n = other.empty_count;
+        self.empties[..n].copy_from_slice(&other.empties[..n]);
+        self.empty_count = n;
+        self.stones = other.stones;
+        self.hash = other.hash;
+        self.ko = other.ko;
+        self.ko_color = other.ko_color;
+        self.captures = other.captures;
+        self.last_move = other.last_move;
     }
 
     /// Side of the board.
@@ -251,10 +292,21 @@ impl Board {
         self.captures[color.index()] += n;
     }
 
-    /// The point where a simple-ko recapture is forbidden for the next move.
+    /// The point where a simple-ko recapture is forbidden for the next move
+    /// of [`Board::ko_color`].
     #[inline]
     pub fn ko_point(&self) -> Option<Point> {
         (self.ko != 0).then(|| Point::from_index(self.ko as usize))
+    }
+
+    /// The colour the ko point is forbidden to (the capturer may fill it).
+    #[inline]
+    pub fn ko_color(&self) -> Color {
+        if self.ko_color == 0 {
+            Color::Black
+        } else {
+            Color::White
+        }
     }
 
     /// Clears the ko point (after a pass the ko may be retaken).
@@ -278,7 +330,10 @@ impl Board {
     /// Zobrist hash of stones, ko point and side to move (for transpositions).
     #[inline]
     pub fn full_hash(&self, to_move: Color) -> u64 {
-        let mut h = self.hash ^ zobrist::KO[self.ko as usize];
+        let mut h = self.hash;
+        if self.ko_color == to_move as u8 {
+            h ^= zobrist::KO[self.ko as usize];
+        }
         if to_move == Color::White {
             h ^= zobrist::WHITE_TO_MOVE;
         }
@@ -311,38 +366,110 @@ impl Board {
         &self.chains[self.head[p] as usize]
     }
 
-    /// The one place a point changes; keeps hash, bitboards, neighbour
-    /// counts and the empty list in step so none of them can drift.
-    #[inline]
+    // Unchecked slot access for the hot paths. Safety, for all of them:
+    // `i < SLOTS`. Every point of the board, each of its neighbours and
+    // diagonals (border slots) and every chain head satisfies it, so the
+    // public entry points check once that a point is on the board (a
+    // non-border cell) and the code below trusts indices derived from it.
+
+    #[inline(always)]
+    unsafe fn cell_at(&self, i: usize) -> u8 {
+        debug_assert!(i < SLOTS);
+        *self.cells.get_unchecked(i)
+    }
+
+    #[inline(always)]
+    unsafe fn nb_at(&self, i: usize) -> u16 {
+        debug_assert!(i < SLOTS);
+        *self.nb.get_unchecked(i)
+    }
+
+    #[inline(always)]
+    unsafe fn head_at(&self, i: usize) -> usize {
+        debug_assert!(i < SLOTS);
+        *self.head.get_unchecked(i) as usize
+    }
+
+    #[inline(always)]
+    unsafe fn next_at(&self, i: usize) -> usize {
+        debug_assert!(i < SLOTS);
+        *self.next.get_unchecked(i) as usize
+    }
+
+    #[inline(always)]
+    unsafe fn chain_at(&self, h: usize) -> &ChainInfo {
+        debug_assert!(h < SLOTS);
+        self.chains.get_unchecked(h)
+    }
+
+    #[inline(always)]
+    unsafe fn chain_mut(&mut self, h: usize) -> &mut ChainInfo {
+        debug_assert!(h < SLOTS);
+        self.chains.get_unchecked_mut(h)
+    }
+
+    /// The four neighbour slots of a point.
+    #[inline(always)]
+    const fn around(i: usize) -> [usize; 4] {
+        [i - STRIDE, i - 1, i + 1, i + STRIDE]
+    }
+
+    /// Changes a point outside play; keeps hash, bitboards, neighbour counts
+    /// and the empty list in step (through the two primitives below).
     fn set_cell(&mut self, p: usize, to: u8) {
         let from = self.cells[p];
-        debug_assert!(from != BORDER && to != BORDER && from != to);
-        let pt = Point::from_index(p);
-        if from == EMPTY {
-            let pos = self.empty_pos[p] as usize;
-            self.empty_count -= 1;
-            let last = self.empties[self.empty_count];
-            self.empties[pos] = last;
-            self.empty_pos[last as usize] = pos as u16;
-        } else {
-            self.hash ^= zobrist::STONE[from as usize][p];
-            self.stones[from as usize].remove(pt);
+        assert!(from != BORDER && to != BORDER && from != to);
+        // SAFETY: `p` holds no border cell, so it is a point of the board.
+        unsafe {
+            if from != EMPTY {
+                self.remove_stone(p, from);
+            }
+            if to != EMPTY {
+                self.place_stone(p, to);
+            }
         }
-        if to == EMPTY {
-            self.empty_pos[p] = self.empty_count as u16;
-            self.empties[self.empty_count] = p as u16;
-            self.empty_count += 1;
-        } else {
-            self.hash ^= zobrist::STONE[to as usize][p];
-            self.stones[to as usize].insert(pt);
-        }
-        self.cells[p] = to;
-        let delta_add = nb_unit(to);
-        let delta_sub = nb_unit(from);
-        for n in pt.neighbours() {
-            let n = n.index();
+    }
+
+    /// Puts a `stone` (0 or 1) on the empty point `i`.
+    ///
+    /// Safety: `i` is an empty point of the board.
+    #[inline(always)]
+    unsafe fn place_stone(&mut self, i: usize, stone: u8) {
+        debug_assert!(self.cells[i] == EMPTY && stone < 2);
+        let pos = *self.empty_pos.get_unchecked(i) as usize;
+        self.empty_count -= 1;
+        let last = *self.empties.get_unchecked(self.empty_count);
+        *self.empties.get_unchecked_mut(pos) = last;
+        *self.empty_pos.get_unchecked_mut(last as usize) = pos as u16;
+        let s = stone as usize;
+        self.hash ^= *zobrist::STONE.get_unchecked(s).get_unchecked(i);
+        self.stones.get_unchecked_mut(s).insert_unchecked(i);
+        *self.cells.get_unchecked_mut(i) = stone;
+        let delta = nb_unit(stone).wrapping_sub(nb_unit(EMPTY));
+        for n in Self::around(i) {
             // Border slots wrap harmlessly: their counts are never read.
-            self.nb[n] = self.nb[n].wrapping_add(delta_add).wrapping_sub(delta_sub);
+            let c = self.nb.get_unchecked_mut(n);
+            *c = c.wrapping_add(delta);
+        }
+    }
+
+    /// Takes the `stone` (0 or 1) off point `i`.
+    ///
+    /// Safety: `i` is a point of the board holding `stone`.
+    #[inline(always)]
+    unsafe fn remove_stone(&mut self, i: usize, stone: u8) {
+        debug_assert!(self.cells[i] == stone && stone < 2);
+        *self.empty_pos.get_unchecked_mut(i) = self.empty_count as u16;
+        *self.empties.get_unchecked_mut(self.empty_count) = i as u16;
+        self.empty_count += 1;
+        let s = stone as usize;
+        self.hash ^= *zobrist::STONE.get_unchecked(s).get_unchecked(i);
+        self.stones.get_unchecked_mut(s).remove_unchecked(i);
+        *self.cells.get_unchecked_mut(i) = EMPTY;
+        let delta = nb_unit(EMPTY).wrapping_sub(nb_unit(stone));
+        for n in Self::around(i) {
+            let c = self.nb.get_unchecked_mut(n);
+            *c = c.wrapping_add(delta);
         }
     }
 
@@ -352,13 +479,18 @@ impl Board {
         self.check(p, color, false).is_ok()
     }
 
-    /// Legality of a move on a point known to be an empty point of the board
-    /// (the playout fast path: no bounds or occupancy check).
+    /// Legality of a move on a point expected to be empty (the playout fast
+    /// path: no ko-rule or suicide-rule options); `false` if it is not an
+    /// empty point of the board.
     #[inline]
     pub fn is_legal_empty(&self, p: Point, color: Color) -> bool {
         let i = p.index();
-        debug_assert!(self.cells[i] == EMPTY);
-        self.ko as usize != i && (self.empty_neighbours(i) > 0 || !self.is_suicide(i, color))
+        if self.cells.get(i) != Some(&EMPTY) {
+            return false;
+        }
+        // SAFETY: `i` is an empty point of the board.
+        !self.is_ko_for(i, color)
+            && (self.empty_neighbours(i) > 0 || unsafe { !self.is_suicide(i, color) })
     }
 
     /// Why `color` may not play on `p`, if it may not.
@@ -373,33 +505,133 @@ impl Board {
         if self.cells[i] != EMPTY {
             return Err(PlayError::Occupied);
         }
-        if self.ko as usize == i {
+        if self.is_ko_for(i, color) {
             return Err(PlayError::Ko);
         }
-        if allow_suicide || self.empty_neighbours(i) > 0 || !self.is_suicide(i, color) {
+        // SAFETY: `i` is an empty point of the board.
+        if allow_suicide || self.empty_neighbours(i) > 0 || unsafe { !self.is_suicide(i, color) } {
             Ok(())
         } else {
             Err(PlayError::Suicide)
         }
     }
 
-    /// Suicide test for an empty point with no empty neighbour.
+    /// Whether `color` is barred from `p` by simple ko.
     #[inline]
-    fn is_suicide(&self, p: usize, color: Color) -> bool {
+    fn is_ko_for(&self, p: usize, color: Color) -> bool {
+        self.ko as usize == p && self.ko_color == color as u8
+    }
+
+    /// Suicide test for an empty point with no empty neighbour.
+    ///
+    /// Safety: `i` is a point of the board.
+    #[inline]
+    unsafe fn is_suicide(&self, i: usize, color: Color) -> bool {
         let me = color as u8;
-        for n in Point::from_index(p).neighbours() {
-            let n = n.index();
-            let c = self.cells[n];
+        for n in Self::around(i) {
+            let c = self.cell_at(n);
             if c == BORDER {
                 continue;
             }
-            let atari = self.chain_info(n).in_atari();
+            let atari = self.chain_at(self.head_at(n)).in_atari();
             if (c == me) != atari {
                 // A friendly chain with another liberty, or an enemy chain captured.
                 return false;
             }
         }
         true
+    }
+
+    /// Whether the diagonals of point `i` make an eye of `me` there a true
+    /// one: the opponent holds at most one diagonal point in the middle of
+    /// the board, none on the edge or in the corner.
+    ///
+    /// Safety: `i` is a point of the board.
+    #[inline]
+    unsafe fn true_eye_diagonals(&self, i: usize, me: u8) -> bool {
+        // Weights: opponent stone 4, border slot 1, otherwise 0. In the
+        // middle (no border) the sum is 4 per enemy; on the edge (2 border
+        // diagonals), in the corner (3) or on a 1x1 board (4) any enemy
+        // lifts it to 5 or more.
+        // Indexed by colour, then cell (0..=3: black, white, empty, border).
+        const WEIGHT: [[u8; 4]; 2] = [[0, 4, 0, 1], [4, 0, 0, 1]];
+        let weights = WEIGHT.get_unchecked(me as usize);
+        let mut sum = 0;
+        for d in [
+            i - STRIDE - 1,
+            i - STRIDE + 1,
+            i + STRIDE - 1,
+            i + STRIDE + 1,
+        ] {
+            sum += *weights.get_unchecked(self.cell_at(d) as usize);
+        }
+        sum < 5
+    }
+
+    /// Whether `color` may play on `p` in a light playout: an empty point
+    /// of the board, legal, and not one of its own true eyes.
+    ///
+    /// ```
+    /// use kosumi::board::{Board, Color, Point};
+    /// let mut board = Board::new(3);
+    /// for p in [Point::new(1, 0), Point::new(0, 1)] {
+    ///     board.play(p, Color::Black).unwrap();
+    /// }
+    /// assert!(!board.is_playout_move(Point::new(0, 0), Color::Black)); // own eye
+    /// assert!(!board.is_playout_move(Point::new(0, 0), Color::White)); // suicide
+    /// assert!(board.is_playout_move(Point::new(1, 1), Color::White));
+    /// assert!(!board.is_playout_move(Point::new(1, 0), Color::White)); // occupied
+    /// ```
+    #[inline]
+    pub fn is_playout_move(&self, p: Point, color: Color) -> bool {
+        let i = p.index();
+        // SAFETY: checked to be an empty point of the board.
+        self.cells.get(i) == Some(&EMPTY) && unsafe { self.playout_move_ok(i, color) }
+    }
+
+    /// [`Board::is_playout_move`] for a point known to be empty.
+    ///
+    /// Safety: `i` is an empty point of the board.
+    #[inline(always)]
+    unsafe fn playout_move_ok(&self, i: usize, color: Color) -> bool {
+        let nb = self.nb_at(i);
+        if nb >> NB_SHIFT_EMPTY != 0 {
+            // An empty neighbour: legal, and not an eye. Never the ko point,
+            // whose neighbours are all the capturer's stones or border.
+            return true;
+        }
+        if self.is_ko_for(i, color) {
+            return false;
+        }
+        let me = color as u8;
+        if (nb >> (me as u32 * 4)) & 0xf == 4 && self.true_eye_diagonals(i, me) {
+            return false;
+        }
+        !self.is_suicide(i, color)
+    }
+
+    /// The first light-playout move for `color` (see
+    /// [`Board::is_playout_move`]) among the empty points, scanning the empty
+    /// list from position `start` and wrapping round; a `start` past the end
+    /// scans from the beginning. `None` when there is none.
+    #[inline]
+    pub fn playout_move_from(&self, start: usize, color: Color) -> Option<Point> {
+        // Two plain index loops: an iterator chain costs a branch per step.
+        let n = self.empty_count;
+        let start = start.min(n);
+        for range in [start..n, 0..start] {
+            for k in range {
+                // SAFETY: `k < empty_count <= SLOTS`, and the empty list
+                // holds exactly the empty points.
+                unsafe {
+                    let e = *self.empties.get_unchecked(k) as usize;
+                    if self.playout_move_ok(e, color) {
+                        return Some(Point::from_index(e));
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// Plays a stone after checking simple ko, suicide and occupancy.
@@ -414,108 +646,151 @@ impl Board {
 
     /// Plays a stone without checking legality; returns the stones captured.
     ///
-    /// The caller guarantees `p` is an empty point of the board. A suicidal
-    /// move removes its own chain (as Tromp-Taylor rules allow); a ko
-    /// recapture is carried out. Use [`Board::play`] for untrusted moves.
+    /// The caller guarantees `p` is an empty point of the board (otherwise
+    /// this panics). A suicidal move removes its own chain (as Tromp-Taylor
+    /// rules allow); a ko recapture is carried out. Use [`Board::play`] for
+    /// untrusted moves.
+    #[inline]
     pub fn play_unchecked(&mut self, p: Point, color: Color) -> u32 {
         let i = p.index();
-        debug_assert!(self.cells[i] == EMPTY);
-        let me = color as u8;
-        let opp = color.opponent() as u8;
-        let eye_of_opponent = self.neighbour_count(i, opp) == 4;
-
-        self.set_cell(i, me);
-        self.head[i] = i as u16;
-        self.next[i] = i as u16;
-        self.chains[i] = ChainInfo {
-            libs: 0,
-            stones: 1,
-            lib_sum: 0,
-            lib_sum_sq: 0,
-        };
-
-        // Liberties first, then connections, then captures: a captured
-        // stone hands its point back through `remove_chain` only once.
-        for n in p.neighbours() {
-            if self.cells[n.index()] == EMPTY {
-                self.chains[i].add_lib(n.index());
-            }
-        }
-        for n in p.neighbours() {
-            let n = n.index();
-            let c = self.cells[n];
-            if c < EMPTY {
-                let h = self.head[n] as usize;
-                self.chains[h].remove_lib(i);
-                let mine = self.head[i] as usize;
-                if c == me && h != mine {
-                    self.merge(mine, h);
-                }
-            }
-        }
-        let mut captured = 0u32;
-        let mut captured_point = 0usize;
-        for n in p.neighbours() {
-            let n = n.index();
-            if self.cells[n] == opp && self.chains[self.head[n] as usize].libs == 0 {
-                captured_point = n;
-                captured += self.remove_chain(self.head[n] as usize);
-            }
-        }
-        self.captures[color.index()] += captured;
-
-        let mine = self.head[i] as usize;
-        self.ko = 0;
-        if self.chains[mine].libs == 0 {
-            // Suicide, only reached when the caller allows it.
-            let lost = self.remove_chain(mine);
-            self.captures[opp as usize] += lost;
-        } else if captured == 1 && eye_of_opponent && self.chains[mine].stones == 1 {
-            self.ko = captured_point as u16;
-        }
-        self.last_move = i as u16;
+        // The one check the unchecked code below relies on.
+        assert!(
+            self.cells.get(i) == Some(&EMPTY),
+            "play_unchecked on a point that is not an empty point of the board"
+        );
+        // SAFETY: `i` is an empty point of the board.
+        let captured = unsafe { self.play_empty(i, color) };
         #[cfg(debug_assertions)]
         debug_assert_eq!(self.hash, self.recompute_hash(), "incremental hash drifted");
         captured
     }
 
-    /// Merges chain `b` into chain `a` (both heads), relabelling the smaller.
-    fn merge(&mut self, a: usize, b: usize) {
-        let (big, small) = if self.chains[a].stones >= self.chains[b].stones {
+    /// Safety: `i` is an empty point of the board.
+    #[inline(always)]
+    unsafe fn play_empty(&mut self, i: usize, color: Color) -> u32 {
+        let me = color as u8;
+        let opp = me ^ 1;
+        let nb = self.nb_at(i);
+        self.place_stone(i, me);
+        *self.head.get_unchecked_mut(i) = i as u16;
+        *self.next.get_unchecked_mut(i) = i as u16;
+        self.ko = 0;
+        self.last_move = i as u16;
+        if nb == 4 * nb_unit(EMPTY) {
+            // Four empty neighbours (common): a lone stone with four
+            // liberties around `i`; their sum is 4i and the sum of their
+            // squares 4i^2 + 2 STRIDE^2 + 2.
+            let (s, q) = (i as u32, STRIDE as u32);
+            *self.chain_mut(i) = ChainInfo {
+                libs: 4,
+                stones: 1,
+                lib_sum: 4 * s,
+                lib_sum_sq: 4 * s * s + 2 * q * q + 2,
+            };
+            return 0;
+        }
+        let eye_of_opponent = (nb >> (opp as u32 * 4)) & 0xf == 4;
+        let around = Self::around(i);
+        let mut own = ChainInfo {
+            libs: 0,
+            stones: 1,
+            lib_sum: 0,
+            lib_sum_sq: 0,
+        };
+        for n in around {
+            if self.cell_at(n) == EMPTY {
+                own.add_lib(n);
+            }
+        }
+        *self.chain_mut(i) = own;
+
+        // One pass: each neighbouring chain loses this point as a
+        // liberty; friends merge, enemies left without one are taken.
+        // A capture hands points back to the chains around it, this one
+        // included, before they merge, so the sums stay exact.
+        let mut mine = i;
+        let mut captured = 0u32;
+        let mut captured_point = 0usize;
+        for n in around {
+            let c = self.cell_at(n);
+            if c >= EMPTY {
+                continue;
+            }
+            let h = self.head_at(n);
+            let chain = self.chain_mut(h);
+            chain.remove_lib(i);
+            if c == me {
+                if h != mine {
+                    mine = self.merge(mine, h);
+                }
+            } else if chain.libs == 0 {
+                captured_point = n;
+                captured += self.remove_chain(h);
+            }
+        }
+        *self.captures.get_unchecked_mut(me as usize) += captured;
+
+        if self.chain_at(mine).libs == 0 {
+            // Suicide, only reached when the caller allows it.
+            let lost = self.remove_chain(mine);
+            *self.captures.get_unchecked_mut(opp as usize) += lost;
+        } else if captured == 1 && eye_of_opponent {
+            // A lone stone (no friendly neighbour) that took one stone.
+            self.ko = captured_point as u16;
+            self.ko_color = opp;
+        }
+        captured
+    }
+
+    /// Merges chains headed at `a` and `b`, relabelling the smaller; returns
+    /// the head of the result.
+    ///
+    /// Safety: `a` and `b` are heads of distinct chains.
+    #[inline]
+    unsafe fn merge(&mut self, a: usize, b: usize) -> usize {
+        let (big, small) = if self.chain_at(a).stones >= self.chain_at(b).stones {
             (a, b)
         } else {
             (b, a)
         };
         let mut s = small;
         loop {
-            self.head[s] = big as u16;
-            s = self.next[s] as usize;
+            *self.head.get_unchecked_mut(s) = big as u16;
+            s = self.next_at(s);
             if s == small {
                 break;
             }
         }
-        self.next.swap(big, small);
-        let sm = self.chains[small];
-        let bg = &mut self.chains[big];
+        let nb = self.next_at(big);
+        *self.next.get_unchecked_mut(big) = self.next_at(small) as u16;
+        *self.next.get_unchecked_mut(small) = nb as u16;
+        let sm = *self.chain_at(small);
+        let bg = self.chain_mut(big);
         bg.libs += sm.libs;
         bg.stones += sm.stones;
         bg.lib_sum += sm.lib_sum;
         bg.lib_sum_sq += sm.lib_sum_sq;
+        big
     }
 
-    /// Removes the chain headed at `h`, giving liberties back to its neighbours.
-    fn remove_chain(&mut self, h: usize) -> u32 {
+    /// Removes the chain headed at `h`, giving liberties back to the chains
+    /// around it; returns its size.
+    ///
+    /// Safety: `h` is the head of a chain.
+    unsafe fn remove_chain(&mut self, h: usize) -> u32 {
+        let stone = self.cell_at(h);
+        let other = stone ^ 1;
         let mut count = 0;
         let mut s = h;
         loop {
-            let next = self.next[s] as usize;
-            self.set_cell(s, EMPTY);
+            let next = self.next_at(s);
+            self.remove_stone(s, stone);
             count += 1;
-            for n in Point::from_index(s).neighbours() {
-                let n = n.index();
-                if self.cells[n] < EMPTY {
-                    let nh = self.head[n] as usize;
-                    self.chains[nh].add_lib(s);
+            // Stones of the same colour next to it are the chain itself.
+            for n in Self::around(s) {
+                if self.cell_at(n) == other {
+                    let nh = self.head_at(n);
+                    self.chain_mut(nh).add_lib(s);
                 }
             }
             s = next;
@@ -571,7 +846,8 @@ impl Board {
                 if self.cells[n] == self.cells[i] {
                     let (a, b) = (self.head[i] as usize, self.head[n] as usize);
                     if a != b {
-                        self.merge(a, b);
+                        // SAFETY: both are chain heads.
+                        unsafe { self.merge(a, b) };
                     }
                 }
             }
@@ -733,6 +1009,74 @@ impl Board {
         out
     }
 
+    /// Moves by which `color` captures: the last liberty of every opponent
+    /// chain in atari (legal moves only, each point once).
+    ///
+    /// ```
+    /// use kosumi::board::{Board, Color, Point};
+    /// let mut board = Board::new(5);
+    /// board.play(Point::new(0, 0), Color::White).unwrap();
+    /// board.play(Point::new(1, 0), Color::Black).unwrap();
+    /// assert_eq!(board.capture_moves(Color::Black), [Point::new(0, 1)]);
+    /// ```
+    pub fn capture_moves(&self, color: Color) -> Vec<Point> {
+        let opp = color.opponent();
+        let mut out = Vec::new();
+        let mut seen = Bitboard::EMPTY;
+        for p in self.stones(opp).iter() {
+            let id = self.chain_id(p);
+            if seen.contains(id) {
+                continue;
+            }
+            seen.insert(id);
+            if let Some(last) = self.atari_point(p) {
+                if !out.contains(&last) && self.is_legal(last, color) {
+                    out.push(last);
+                }
+            }
+        }
+        out
+    }
+
+    /// Moves that may save `color`'s chains in atari: extending on the last
+    /// liberty (when that leaves more than one liberty) and capturing an
+    /// adjacent opponent chain in atari. Legal moves only, each point once.
+    pub fn escape_moves(&self, color: Color) -> Vec<Point> {
+        let mut out = Vec::new();
+        let mut seen = Bitboard::EMPTY;
+        for p in self.stones(color).iter() {
+            let id = self.chain_id(p);
+            if seen.contains(id) {
+                continue;
+            }
+            seen.insert(id);
+            let Some(last) = self.atari_point(p) else {
+                continue;
+            };
+            if self.is_legal(last, color)
+                && !self.is_self_atari(last, color)
+                && !out.contains(&last)
+            {
+                out.push(last);
+            }
+            let mut opp_seen = Bitboard::EMPTY;
+            for s in self.chain_iter(p) {
+                for n in s.neighbours() {
+                    if self.get(n) == Some(color.opponent()) && !opp_seen.contains(self.chain_id(n))
+                    {
+                        opp_seen.insert(self.chain_id(n));
+                        if let Some(capture) = self.atari_point(n) {
+                            if self.is_legal(capture, color) && !out.contains(&capture) {
+                                out.push(capture);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Checks every internal invariant; returns a description of the first
     /// broken one. Used by tests and `kosumi stress`.
     pub fn check_invariants(&self) -> Result<(), String> {
@@ -852,6 +1196,7 @@ impl PartialEq for Board {
             && self.stones == other.stones
             && self.captures == other.captures
             && self.ko == other.ko
+            && (self.ko == 0 || self.ko_color == other.ko_color)
     }
 }
 

@@ -289,6 +289,12 @@ impl Game {
         });
     }
 
+    /// Records how many handicap stones the game has (for stones already
+    /// set up, as an SGF's `HA` and `AB` give them).
+    pub fn set_handicap(&mut self, n: usize) {
+        self.handicap = n;
+    }
+
     /// Places handicap stones for Black and gives White the move.
     pub fn place_handicap(&mut self, points: &[Point]) {
         for &p in points {
@@ -367,6 +373,20 @@ mod tests {
         assert!(fixed_handicap(10, 5).is_none());
         assert!(fixed_handicap(6, 2).is_none());
         assert!(fixed_handicap(19, 1).is_none());
+    }
+
+    #[test]
+    fn capture_and_escape_candidates() {
+        let mut b = Board::new(5);
+        // White B2 in atari by Black B1, A2, C2; Black B3 free.
+        for (x, y) in [(1, 4), (0, 3), (2, 3)] {
+            b.play(Point::new(x, y), Color::Black).unwrap();
+        }
+        b.play(Point::new(1, 3), Color::White).unwrap();
+        assert_eq!(b.capture_moves(Color::Black), [Point::new(1, 2)]);
+        let escapes = b.escape_moves(Color::White);
+        assert_eq!(escapes, [Point::new(1, 2)]);
+        assert!(b.capture_moves(Color::White).is_empty());
     }
 
     #[test]

@@ -81,23 +81,95 @@ pub fn light_playout(
 
 /// A uniformly random legal move for `color` that fills none of its true
 /// eyes, or `None` when there is no such move.
+///
+/// Like libego: a random empty point, and if it will not do, the next
+/// acceptable one in the empty list.
 #[inline]
 pub fn random_move(board: &Board, color: Color, rng: &mut FastRng) -> Option<Point> {
-    let empties = board.empty_points();
-    let n = empties.len();
+    let n = board.empty_count();
     if n == 0 {
         return None;
     }
-    let start = rng.below(n);
-    for k in 0..n {
-        let mut i = start + k;
-        if i >= n {
-            i -= n;
-        }
-        let p = Point::from_index(empties[i] as usize);
-        if board.is_legal_empty(p, color) && !board.is_eye(p, color) {
-            return Some(p);
+    board.playout_move_from(rng.below(n), color)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Random games checked move by move: invariants hold, and the fast
+    /// playout-move test agrees with `is_legal && !is_eye` on every point.
+    #[test]
+    fn playout_moves_match_the_plain_rules() {
+        let mut rng = FastRng::new(11);
+        for (size, games) in [
+            (1, 3),
+            (2, 20),
+            (3, 20),
+            (4, 10),
+            (5, 10),
+            (9, 6),
+            (19, 2),
+            (25, 1),
+        ] {
+            for _ in 0..games {
+                let mut board = Board::new(size);
+                let mut to_move = Color::Black;
+                let mut passes = 0;
+                let mut moves = 0;
+                while passes < 2 && moves < size * size * 3 {
+                    let expected: Vec<Point> = board
+                        .points()
+                        .filter(|&p| board.is_legal(p, to_move) && !board.is_eye(p, to_move))
+                        .collect();
+                    for p in board.points() {
+                        assert_eq!(
+                            board.is_playout_move(p, to_move),
+                            expected.contains(&p),
+                            "{p:?} for {to_move} on\n{board}"
+                        );
+                    }
+                    match random_move(&board, to_move, &mut rng) {
+                        Some(p) => {
+                            assert!(expected.contains(&p));
+                            board.play_unchecked(p, to_move);
+                            board.check_invariants().unwrap();
+                            passes = 0;
+                            moves += 1;
+                        }
+                        None => {
+                            assert!(expected.is_empty());
+                            board.clear_ko();
+                            passes += 1;
+                        }
+                    }
+                    to_move = to_move.opponent();
+                }
+            }
         }
     }
-    None
+
+    #[test]
+    fn copy_from_matches_the_source() {
+        let mut rng = FastRng::new(5);
+        let mut big = Board::new(19);
+        light_playout(&mut big, Color::Black, &mut rng, 200);
+        let mut small = Board::new(9);
+        light_playout(&mut small, Color::White, &mut rng, 60);
+        let mut copy = big.clone();
+        copy.copy_from(&small);
+        assert_eq!(copy, small);
+        copy.check_invariants().unwrap();
+        assert_eq!(copy.to_string(), small.to_string());
+        // The copy plays on exactly like the source.
+        let mut a = small.clone();
+        let (mut ra, mut rb) = (FastRng::new(9), FastRng::new(9));
+        light_playout(&mut a, Color::Black, &mut ra, 500);
+        light_playout(&mut copy, Color::Black, &mut rb, 500);
+        assert_eq!(a, copy);
+        assert_eq!(a.position_hash(), copy.position_hash());
+        copy.copy_from(&big);
+        assert_eq!(copy, big);
+        copy.check_invariants().unwrap();
+    }
 }
