@@ -532,7 +532,7 @@ impl Policy {
                 i -= n;
             }
             let p = Point::from_index(empties[i] as usize);
-            if !board.is_legal_empty(p, color) || board.is_eye(p, color) {
+            if !board.is_playout_move(p, color) {
                 continue;
             }
             if board.is_self_atari(p, color) {

@@ -837,7 +837,7 @@ impl<'a> Worker<'a> {
             return false;
         }
         let arena = sh.arena;
-        self.board.clone_from(&sh.root_board);
+        self.board.copy_from(&sh.root_board);
         self.path.clear();
         self.seq.clear();
         self.seq_start.clear();
