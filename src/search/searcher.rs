@@ -35,7 +35,8 @@ use std::time::{Duration, Instant};
 const SCORE_WEIGHT: f64 = 0.08;
 /// RAVE equivalence parameter: visits at which RAVE and UCT weigh the same.
 const RAVE_EQUIV: f64 = 3000.0;
-/// Exploration constant of the UCB term.
+/// Exploration constant of the UCB term: none, as in Pachi; RAVE and the
+/// priors (offsets from the parent's value) do the exploring.
 const EXPLORE: f64 = 0.0;
 /// Own genmoves in a row below the resign threshold before resigning.
 const RESIGN_STREAK: u32 = 3;
@@ -146,10 +147,8 @@ impl std::fmt::Debug for Searcher {
 pub fn default_playouts(size: usize) -> u64 {
     if size <= 9 {
         10_000
-    } else if size <= 13 {
-        6_000
     } else {
-        4_000
+        8_000
     }
 }
 
@@ -414,8 +413,6 @@ impl Searcher {
             own_samples: AtomicU64::new(0),
             score_scale: 2.0 * size as f64,
             score_center,
-            explore: tune("EXPLORE", EXPLORE),
-            rave_equiv: tune("RAVE_EQUIV", RAVE_EQUIV),
             max_moves: 3 * size * size,
             mercy: (size * size / 4).max(10) as i32,
         };
@@ -641,8 +638,6 @@ struct Shared<'a> {
     ownership: Vec<AtomicI64>,
     own_samples: AtomicU64,
     score_scale: f64,
-    explore: f64,
-    rave_equiv: f64,
     /// Expected final score for Black, where the score term is steepest.
     score_center: f64,
     max_moves: usize,
@@ -1080,10 +1075,10 @@ impl<'a> Worker<'a> {
             let rn = c.rave_visits.load(Relaxed) as f64;
             if rn > 0.0 {
                 let r = c.rave_value.load(Relaxed) as f64 / VALUE_ONE / rn;
-                let beta = rn / (rn + qn + rn * qn / self.sh.rave_equiv);
+                let beta = rn / (rn + qn + rn * qn / RAVE_EQUIV);
                 q = (1.0 - beta) * q + beta * r;
             }
-            let u = q + self.sh.explore * (ln_n / (visits + 1.0)).sqrt();
+            let u = q + EXPLORE * (ln_n / (visits + 1.0)).sqrt();
             if u > best_u {
                 best_u = u;
                 best = i;
@@ -1120,11 +1115,4 @@ impl<'a> Worker<'a> {
         n.n_children.store(self.priors.len() as u16, Relaxed);
         true
     }
-}
-
-fn tune(name: &str, default: f64) -> f64 {
-    std::env::var(format!("KOSUMI_{name}"))
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }
