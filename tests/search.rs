@@ -76,15 +76,15 @@ fn deterministic_with_one_thread_and_a_seed() {
 }
 
 /// A white chain of nine stones in atari at F2; if Black does not take it,
-/// White escapes or captures E1.
+/// White connects to its wall (or takes E1) and wins the bottom.
 const WHITE_IN_ATARI: [&str; 9] = [
-    ". . . . . . . . .",
-    ". . . . . . . . .",
-    ". . . . . . . . .",
-    ". . . . . . . . .",
-    ". . . . . . . . .",
-    ". . . . . . . . .",
-    "X X X X X . . . .",
+    ". . . . . X O . .",
+    ". . . . . X O . .",
+    ". . . . . X O . .",
+    ". . . . . X O . .",
+    ". . . . . X O . .",
+    ". . . . . X O . .",
+    "X X X X X X O . .",
     "O O O O O . . . .",
     "O O O O X . . . .",
 ];
