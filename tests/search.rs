@@ -291,6 +291,7 @@ fn clock_budgets_are_sane() {
     assert!(b <= 2.8, "{b}");
     // GTP time_settings.
     assert!(!Clock::from_gtp(0.0, 10.0, 0).is_set());
+    assert!(!Clock::from_gtp(0.0, 0.0, 0).is_set());
     assert!(Clock::from_gtp(300.0, 0.0, 0).is_set());
     assert!(Clock::from_gtp(0.0, 60.0, 20).budget(black, &game).unwrap() < Duration::from_secs(3));
 }

@@ -666,7 +666,8 @@ impl Shared<'_> {
     fn should_stop(&self, ctl: &Control, elapsed: Duration) -> bool {
         let children = self.root_children();
         if children.len() <= 1 {
-            return true;
+            // Nothing to choose (only the pass), or no tree to choose from.
+            return ctl.early_stop && children.len() == 1;
         }
         let mut top = [(0u32, 0.0f64); 2];
         for c in &children {

@@ -71,9 +71,13 @@ impl Clock {
 
     /// GTP `time_settings` semantics: `byo_secs == 0` means absolute time;
     /// `byo_secs > 0` with `byo_stones == 0` means no time limit; otherwise
-    /// Canadian byo-yomi of `byo_stones` moves per `byo_secs`.
+    /// Canadian byo-yomi of `byo_stones` moves per `byo_secs`. All zero
+    /// (`time_settings 0 0 0`) is read as no time limit rather than a game
+    /// already lost on time.
     pub fn from_gtp(main_secs: f64, byo_secs: f64, byo_stones: u32) -> Clock {
-        if byo_secs <= 0.0 {
+        if byo_secs <= 0.0 && main_secs <= 0.0 {
+            Clock::none()
+        } else if byo_secs <= 0.0 {
             Clock::absolute(main_secs)
         } else if byo_stones == 0 {
             Clock::none()
@@ -243,7 +247,11 @@ impl Clock {
                 )
             }
         };
-        Some((secs(soft), secs(hard)))
+        // A few playouts even in time trouble: a tenth of what is left, at
+        // most 50 ms.
+        let total = if side.in_byo { side.byo } else { side.main };
+        let floor = (0.1 * total).min(0.05);
+        Some((secs(soft.max(floor)), secs(hard.max(floor))))
     }
 }
 
