@@ -395,3 +395,41 @@ fn searcher_can_ponder_on_another_thread() {
     assert!(s.tree_nodes() > 0);
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
 }
+
+#[test]
+fn odd_settings_and_boards_still_give_a_legal_move() {
+    for size in [1usize, 2, 3, 25] {
+        let game = Game::new(size, Rules::japanese());
+        let (d, _) = genmove(&mut searcher(50, 11), &game, Color::White);
+        let Decision::Play(m) = d else {
+            panic!("resigned on an empty {size}x{size} board")
+        };
+        assert!(game.is_legal(Color::White, m), "{size}: {m:?}");
+    }
+    let game = Game::new(9, Rules::parse("chinese").unwrap());
+    for params in [
+        SearchParams {
+            max_memory: 0,
+            ..searcher(100, 1).params().clone()
+        },
+        SearchParams {
+            playouts: Some(0),
+            ..searcher(100, 1).params().clone()
+        },
+        SearchParams {
+            threads: 0,
+            ..searcher(100, 1).params().clone()
+        },
+        SearchParams {
+            time_per_move: Some(f64::NAN),
+            ..searcher(100, 1).params().clone()
+        },
+    ] {
+        let mut s = Searcher::new(params.clone());
+        let (d, _) = genmove(&mut s, &game, Color::Black);
+        let Decision::Play(m) = d else {
+            panic!("resigned with {params:?}")
+        };
+        assert!(matches!(m, Move::Play(_)), "{params:?}: {m:?}");
+    }
+}
