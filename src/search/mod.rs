@@ -3,6 +3,36 @@
 //! The GTP layer sees only the types of this file: [`Searcher`] with its
 //! [`SearchParams`], [`Limits`], [`Clock`] and the [`Analysis`] it reports.
 //! The Go knowledge (priors, playout rules, 3x3 shapes) lives in [`policy`].
+//!
+//! # How it plays
+//! - **Tree**: UCT with RAVE (Gelly and Silver's blend, equivalence 3000) and
+//!   priors given as virtual playouts, offset from the parent's value. The
+//!   tree is shared by all threads without locks (atomic counters, virtual
+//!   loss, one thread expands a node while the others play out from it).
+//! - **Playouts**: capture the last move's chain in atari, save own chains
+//!   it ataried (not into a ladder), take what the own previous move
+//!   ataried, nakade vital points, MoGo 3x3 shapes around the last move,
+//!   else random moves that fill no own true eye and are no pointless
+//!   self-atari; a mercy rule ends lopsided playouts.
+//! - **Value**: winning under the game's rules, plus a small share of the
+//!   score centred on the expected result. Playouts are counted by area;
+//!   under territory rules (Japanese, Swedish) the stones placed in the
+//!   game and the tree are charged (territory plus prisoners equals area
+//!   minus stones placed), so filling one's own territory or throwing in
+//!   dead stones costs a point as it should, while the stones a playout
+//!   puts into its own territory cost nothing.
+//! - **Ending**: the pass is a move of the tree, tried whenever it could end
+//!   the game. The player passes when passing keeps the win rate and loses no
+//!   points (before the opponent passed: only in won games); in the KGS
+//!   cleanup phase it counts by area and captures dead stones first. It
+//!   resigns after three own moves below `resign_threshold`, never in the
+//!   first fifth of the board's points in moves.
+//! - **Time**: [`Clock::budget`] per move, longer when the two best moves are
+//!   close, shorter when the best cannot be overtaken.
+//! - **Memory**: nodes live in an arena capped by `max_memory`; when full the
+//!   tree stops growing and the search goes on. Between moves the subtree of
+//!   the new position is kept (after the opponent's move, after `undo` while
+//!   the old root is still held); a third of the cap is kept for copying it.
 
 pub mod policy;
 mod searcher;
