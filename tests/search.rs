@@ -433,3 +433,40 @@ fn odd_settings_and_boards_still_give_a_legal_move() {
         assert!(matches!(m, Move::Play(_)), "{params:?}: {m:?}");
     }
 }
+
+#[test]
+fn two_threads_share_one_tree_consistently() {
+    let mut s = Searcher::new(SearchParams {
+        threads: 2,
+        playouts: Some(1500),
+        max_memory: 2_000_000,
+        quiet: true,
+        ..SearchParams::default()
+    });
+    let mut game = Game::new(9, Rules::japanese());
+    for _ in 0..4 {
+        let color = game.to_move();
+        let limits = Limits {
+            playouts: Some(1500),
+            time: None,
+        };
+        let a = s.analyze(
+            &game,
+            color,
+            limits,
+            &AtomicBool::new(false),
+            None,
+            &mut |_| {},
+        );
+        assert_eq!(a.playouts, 1500);
+        assert!(s.tree_nodes() <= s.tree_capacity());
+        let mv = a.candidates[0].mv;
+        assert!(game.is_legal(color, mv));
+        for c in &a.candidates {
+            assert!((0.0..=1.0).contains(&c.winrate) && c.lcb <= c.winrate);
+        }
+        assert_eq!(a.ownership.len(), 81);
+        assert!(a.ownership.iter().all(|o| (-1.0..=1.0).contains(o)));
+        game.play(color, mv).unwrap();
+    }
+}
