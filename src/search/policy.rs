@@ -233,6 +233,9 @@ pub struct Policy {
     pub prior: PriorWeights,
     /// Playout rule rates.
     pub playout: PlayoutWeights,
+    /// One bit per 3x3 code: whether playouts play that shape (weight at
+    /// least 0.5). 8 KiB, so the playout lookup stays in the L1 cache.
+    shapes: Vec<u64>,
 }
 
 impl Default for Policy {
@@ -241,11 +244,7 @@ impl Default for Policy {
         for spec in &MOGO_PATTERNS {
             add_pattern(&mut pattern3, spec, 1.0);
         }
-        Policy {
-            pattern3,
-            prior: PriorWeights::default(),
-            playout: PlayoutWeights::default(),
-        }
+        Policy::new(pattern3, PriorWeights::default(), PlayoutWeights::default())
     }
 }
 
@@ -289,6 +288,41 @@ fn empty_around(board: &Board, p: Point) -> bool {
 }
 
 impl Policy {
+    /// A policy from 3x3 pattern weights (one per code, see
+    /// [`pattern3_code`]; missing codes weigh 0) and rule weights.
+    pub fn new(mut pattern3: Vec<f32>, prior: PriorWeights, playout: PlayoutWeights) -> Policy {
+        pattern3.resize(PATTERN3_COUNT, 0.0);
+        let mut policy = Policy {
+            pattern3,
+            prior,
+            playout,
+            shapes: Vec::new(),
+        };
+        policy.refresh();
+        policy
+    }
+
+    /// Rebuilds what playouts derive from [`Policy::pattern3`]; call it after
+    /// changing the weights in place ([`Searcher::with_policy`] does).
+    ///
+    /// [`Searcher::with_policy`]: super::Searcher::with_policy
+    pub fn refresh(&mut self) {
+        self.pattern3.resize(PATTERN3_COUNT, 0.0);
+        self.shapes = vec![0; PATTERN3_COUNT / 64];
+        for (code, &w) in self.pattern3.iter().enumerate() {
+            if w >= 0.5 {
+                self.shapes[code / 64] |= 1 << (code % 64);
+            }
+        }
+    }
+
+    /// Whether playouts play the 3x3 shape around the empty point `p`.
+    #[inline]
+    fn playout_shape(&self, board: &Board, p: Point) -> bool {
+        let code = pattern3_code(board, p);
+        self.shapes[code / 64] >> (code % 64) & 1 != 0
+    }
+
     /// Weight of the 3x3 shape around the empty point `p`.
     #[inline]
     pub fn shape(&self, board: &Board, p: Point) -> f32 {
@@ -500,7 +534,7 @@ impl Policy {
             for &d in &RING {
                 let p = offset(l, d);
                 if board.is_empty(p)
-                    && self.pattern3[pattern3_code(board, p)] >= 0.5
+                    && self.playout_shape(board, p)
                     && board.is_legal_empty(p, color)
                     && !board.is_self_atari(p, color)
                 {

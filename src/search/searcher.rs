@@ -159,7 +159,8 @@ impl Searcher {
     }
 
     /// A searcher with these settings and a given policy (learned weights).
-    pub fn with_policy(params: SearchParams, policy: Policy) -> Searcher {
+    pub fn with_policy(params: SearchParams, mut policy: Policy) -> Searcher {
+        policy.refresh();
         Searcher {
             params,
             policy,
