@@ -604,11 +604,7 @@ fn ladder_step(board: &Board, p: Point, defender: Color, depth: usize) -> bool {
         b.play_unchecked(e, defender);
         match b.liberty_count(p) {
             0 | 1 => return true,
-            2 => {
-                if ladder_step(&b, p, defender, depth + 1) {
-                    return true;
-                }
-            }
+            2 if ladder_step(&b, p, defender, depth + 1) => return true,
             _ => {}
         }
     }
