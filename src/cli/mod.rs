@@ -4,3 +4,5 @@
 pub fn main() -> i32 {
     0
 }
+
+pub mod score_cmd;

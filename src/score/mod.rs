@@ -1,1 +1,327 @@
-//! Counting finished games under each rule set.
+//! Counting finished games under each rule set: life and death of the final
+//! position, seki, territory and the score.
+//!
+//! [`judge`] decides which stones are alive, dead or in seki from the
+//! position alone (never from a recorded result): Benson's algorithm settles
+//! unconditionally alive chains, seeded playouts from the final position
+//! (the opponent of each chain moving first, as in the 1989 Japanese
+//! confirmation) give every other chain a survival rate, seki shows up as
+//! liberties neither side may fill, and small enclosed areas are read out
+//! exactly under the confirmation ko rule (a ko may be retaken only after a
+//! pass), so bent four in the corner is dead. [`count`] then counts under
+//! the game's rules: territory plus prisoners (Japanese, Swedish) or area
+//! (Chinese, Tromp-Taylor).
+//!
+//! ```
+//! use kosumi::board::{Color, Game, Move, Point, Rules};
+//! use kosumi::score;
+//! let mut game = Game::new(9, Rules::japanese());
+//! game.set_komi(0.5);
+//! // A black wall on column D: Black owns columns A-C, White E-J.
+//! for y in 0..9 {
+//!     game.play(Color::Black, Move::Play(Point::new(3, y))).unwrap();
+//!     game.play(Color::White, Move::Play(Point::new(4, y))).unwrap();
+//! }
+//! let s = score::final_score(&game);
+//! assert_eq!(s.black, 27.0);
+//! assert_eq!(s.white, 36.5);
+//! assert_eq!(s.to_string(), "W+9.5");
+//! ```
+
+mod benson;
+mod judge;
+mod playout;
+
+use crate::board::{Bitboard, Board, Color, Game, Point, Scoring};
+use std::fmt;
+
+pub use benson::unconditionally_alive;
+pub use judge::{judge, judge_with_seed, DEFAULT_PLAYOUTS, DEFAULT_SEED};
+
+/// What becomes of a stone at the end of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PointStatus {
+    /// The stone stays and its colour owns the territory it surrounds.
+    Alive,
+    /// The stone is removed as a prisoner of the opponent.
+    Dead,
+    /// The stone lives in seki: it stays, but bounds no territory.
+    Seki,
+}
+
+impl PointStatus {
+    /// The GTP `final_status_list` name: `alive`, `dead` or `seki`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PointStatus::Alive => "alive",
+            PointStatus::Dead => "dead",
+            PointStatus::Seki => "seki",
+        }
+    }
+}
+
+/// Who a point belongs to when counting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Owner {
+    /// Black territory (or a living black stone, under area counting).
+    Black,
+    /// White territory (or a living white stone, under area counting).
+    White,
+    /// Neither: dame, seki, or a living stone under territory counting.
+    Dame,
+}
+
+impl Owner {
+    fn of(c: Color) -> Owner {
+        match c {
+            Color::Black => Owner::Black,
+            Color::White => Owner::White,
+        }
+    }
+}
+
+/// The life-and-death verdict on a position: the status of every stone and
+/// the owner of every point.
+///
+/// Owners follow territory counting: an empty point, or a dead stone's point,
+/// belongs to a colour when the region it lies in (once dead stones are
+/// lifted) touches living stones of that colour only, none of them in seki.
+/// Every other point, living stones included, is [`Owner::Dame`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judgement {
+    size: usize,
+    /// Status per padded index (`None` for empty points).
+    status: Vec<Option<PointStatus>>,
+    /// Owner per padded index (territory counting: seki bounds nothing).
+    owner: Vec<Owner>,
+    /// Owner per padded index under area counting (seki eyes count).
+    area_owner: Vec<Owner>,
+    /// Black-positive ownership estimate per padded index.
+    ownership: Vec<f64>,
+    /// The colour of each stone, kept so counting needs no board.
+    stones: Vec<Option<Color>>,
+}
+
+impl Judgement {
+    /// Builds a judgement from stone statuses: territory follows from them.
+    ///
+    /// `status` maps a point to the status of the stone on it (ignored for
+    /// empty points); `ownership` is a Black-positive estimate per point
+    /// (row by row from the top-left) or empty to derive it from the owners.
+    pub fn from_statuses(
+        board: &Board,
+        status: impl Fn(Point) -> PointStatus,
+        ownership: Vec<f64>,
+    ) -> Judgement {
+        let n = crate::board::SLOTS;
+        let mut j = Judgement {
+            size: board.size(),
+            status: vec![None; n],
+            owner: vec![Owner::Dame; n],
+            area_owner: vec![Owner::Dame; n],
+            ownership: Vec::new(),
+            stones: vec![None; n],
+        };
+        let mut alive = [Bitboard::EMPTY; 2];
+        let mut seki = [Bitboard::EMPTY; 2];
+        for p in board.points() {
+            if let Some(c) = board.get(p) {
+                let s = status(p);
+                j.status[p.index()] = Some(s);
+                j.stones[p.index()] = Some(c);
+                match s {
+                    PointStatus::Alive => alive[c.index()].insert(p),
+                    PointStatus::Seki => seki[c.index()].insert(p),
+                    PointStatus::Dead => {}
+                }
+            }
+        }
+        let on = Bitboard::on_board(board.size());
+        let living = alive[0] | alive[1] | seki[0] | seki[1];
+        let mut open = on & !living;
+        while let Some(seed) = open.first() {
+            let region = Bitboard::flood_fill([seed].into_iter().collect(), open);
+            open &= !region;
+            let rim = region.neighbours() & on;
+            let touches = |b: Bitboard| !(rim & b).is_empty();
+            let black = touches(alive[0] | seki[0]);
+            let white = touches(alive[1] | seki[1]);
+            let in_seki = touches(seki[0] | seki[1]);
+            let owner = match (black, white, in_seki) {
+                (true, false, false) => Owner::Black,
+                (false, true, false) => Owner::White,
+                _ => Owner::Dame,
+            };
+            let area_owner = match (black, white) {
+                (true, false) => Owner::Black,
+                (false, true) => Owner::White,
+                _ => Owner::Dame,
+            };
+            for p in region.iter() {
+                j.owner[p.index()] = owner;
+                j.area_owner[p.index()] = area_owner;
+            }
+        }
+        j.ownership = if ownership.len() == board.size() * board.size() {
+            ownership
+        } else {
+            board
+                .points()
+                .map(|p| match (j.owner[p.index()], j.stones[p.index()]) {
+                    (Owner::Black, _) => 1.0,
+                    (Owner::White, _) => -1.0,
+                    (Owner::Dame, Some(Color::Black)) => 1.0,
+                    (Owner::Dame, Some(Color::White)) => -1.0,
+                    (Owner::Dame, None) => 0.0,
+                })
+                .collect()
+        };
+        j
+    }
+
+    /// Side of the board judged.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Status of the stone on `p`, `None` for an empty point (or off the board).
+    pub fn status(&self, p: Point) -> Option<PointStatus> {
+        self.status.get(p.index()).copied().flatten()
+    }
+
+    /// Owner of `p` under territory counting (see [`Judgement`]).
+    pub fn owner(&self, p: Point) -> Owner {
+        self.owner.get(p.index()).copied().unwrap_or(Owner::Dame)
+    }
+
+    fn points(&self) -> impl Iterator<Item = Point> {
+        let size = self.size;
+        (0..size).flat_map(move |y| (0..size).map(move |x| Point::new(x, y)))
+    }
+
+    /// Stones with status `s`, row by row from the top-left.
+    pub fn stones_with(&self, s: PointStatus) -> Vec<Point> {
+        self.points()
+            .filter(|&p| self.status(p) == Some(s))
+            .collect()
+    }
+
+    /// Territory of a colour (`Some`), or the dame (`None`): empty points and
+    /// dead stones' points for a colour; empty points only for dame.
+    pub fn territory(&self, c: Option<Color>) -> Vec<Point> {
+        self.points()
+            .filter(|&p| match c {
+                Some(c) => self.owner(p) == Owner::of(c),
+                None => self.owner(p) == Owner::Dame && self.stones[p.index()].is_none(),
+            })
+            .collect()
+    }
+
+    /// Ownership estimate per point, row by row from the top-left, from -1
+    /// (White's) to +1 (Black's): for GoGui and analysis displays.
+    pub fn ownership(&self) -> Vec<f64> {
+        self.ownership.clone()
+    }
+
+    /// The colour of the stone the judgement saw on `p`.
+    pub fn stone(&self, p: Point) -> Option<Color> {
+        self.stones.get(p.index()).copied().flatten()
+    }
+}
+
+/// The result of counting: each side's points, komi included in White's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Score {
+    /// Black's points.
+    pub black: f64,
+    /// White's points, komi included.
+    pub white: f64,
+    /// `black - white`: positive when Black wins.
+    pub black_minus_white: f64,
+}
+
+impl Score {
+    /// The winner, `None` for a draw (jigo).
+    pub fn winner(&self) -> Option<Color> {
+        if self.black_minus_white > 0.0 {
+            Some(Color::Black)
+        } else if self.black_minus_white < 0.0 {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// The GTP `final_score` form: `B+3.5`, `W+0.5`, or `0` for a draw.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = self.black_minus_white;
+        match self.winner() {
+            None => f.write_str("0"),
+            Some(c) => write!(f, "{}+{}", c.letter(), d.abs()),
+        }
+    }
+}
+
+/// Counts the position of `game` under its rules, with the stones' fate
+/// given by `j`.
+///
+/// - Territory rules (Japanese, Swedish): territory ([`Judgement::territory`])
+///   plus prisoners: captures during play (Swedish pass stones included, the
+///   rules core hands them out) and the opponent's dead stones.
+/// - Area rules (Chinese, Tromp-Taylor): living and seki stones plus empty
+///   points (and dead stones' points) in regions touching living stones of
+///   one colour only; eyes in seki count too. [`judge`] calls every stone
+///   alive under Tromp-Taylor, as its text says.
+///
+/// Komi goes to White in both.
+pub fn count(game: &Game, j: &Judgement) -> Score {
+    let board = game.board();
+    let mut pts = [0.0f64; 2];
+    let area = game.rules().scoring() == Scoring::Area;
+    for p in board.points() {
+        let owner = j.owner(p);
+        let stone = board.get(p);
+        let status = j.status(p);
+        if area {
+            match (stone, status) {
+                (Some(c), Some(PointStatus::Alive | PointStatus::Seki)) => pts[c.index()] += 1.0,
+                _ => match j.area_owner[p.index()] {
+                    Owner::Black => pts[0] += 1.0,
+                    Owner::White => pts[1] += 1.0,
+                    Owner::Dame => {}
+                },
+            }
+        } else {
+            match owner {
+                Owner::Black => pts[0] += 1.0,
+                Owner::White => pts[1] += 1.0,
+                Owner::Dame => {}
+            }
+            if let (Some(c), Some(PointStatus::Dead)) = (stone, status) {
+                pts[c.opponent().index()] += 1.0;
+            }
+        }
+    }
+    if !area {
+        for c in Color::ALL {
+            pts[c.index()] += f64::from(board.captures(c));
+        }
+    }
+    let black = pts[0];
+    let white = pts[1] + game.komi();
+    Score {
+        black,
+        white,
+        black_minus_white: black - white,
+    }
+}
+
+/// Judges the position of `game` (see [`judge`]) and counts it under its rules.
+pub fn final_score(game: &Game) -> Score {
+    count(game, &judge(game))
+}
+
+#[cfg(test)]
+mod tests;

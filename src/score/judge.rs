@@ -1,0 +1,83 @@
+//! Life and death of a final position: Benson, playouts, seki.
+
+use super::benson::unconditionally_alive;
+use super::playout::{tally, Tally};
+use super::{Judgement, PointStatus};
+use crate::board::{Bitboard, Board, Color, FastRng, Game, Point, RuleSet};
+
+/// Playouts [`judge`] runs (half with each colour moving first).
+pub const DEFAULT_PLAYOUTS: usize = 1000;
+
+/// Seed of [`judge`], so a position always gets the same verdict.
+pub const DEFAULT_SEED: u64 = 0x6b6f_7375_6d69;
+
+/// Judges life and death in the current position of `game` with the default
+/// seed and number of playouts: deterministic.
+///
+/// Under Tromp-Taylor rules every stone is alive, as those rules say.
+pub fn judge(game: &Game) -> Judgement {
+    judge_with_seed(game, DEFAULT_SEED, DEFAULT_PLAYOUTS)
+}
+
+/// Judges life and death with a given seed and number of playouts.
+///
+/// A chain is alive when Benson's algorithm says so; otherwise it is dead
+/// when it mostly dies in the playouts where its opponent moves first (the
+/// confirmation order of the Japanese rules), and in seki when it mostly
+/// survives beside liberties neither side fills.
+pub fn judge_with_seed(game: &Game, seed: u64, playouts: usize) -> Judgement {
+    let board = game.board();
+    if game.rules().set() == RuleSet::TrompTaylor {
+        return Judgement::from_statuses(board, |_| PointStatus::Alive, Vec::new());
+    }
+    let mut rng = FastRng::new(seed);
+    let half = playouts.div_ceil(2).max(1);
+    // tallies[c] has colour c moving first.
+    let tallies = [
+        tally(board, Color::Black, half, &mut rng),
+        tally(board, Color::White, half, &mut rng),
+    ];
+    let status = chain_statuses(board, &tallies);
+    let ownership = board
+        .points()
+        .map(|p| {
+            let own = |c| (tallies[0].owned_by(p, c) + tallies[1].owned_by(p, c)) / 2.0;
+            own(Color::Black) - own(Color::White)
+        })
+        .collect();
+    Judgement::from_statuses(board, |p| status[p.index()], ownership)
+}
+
+/// Status of every stone, per padded index.
+fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> Vec<PointStatus> {
+    let mut status = vec![PointStatus::Alive; crate::board::SLOTS];
+    for c in Color::ALL {
+        let safe = unconditionally_alive(board, c);
+        let opp_first = &tallies[c.opponent().index()];
+        let mut left = board.stones(c) & !safe;
+        while let Some(p) = left.first() {
+            let chain = Bitboard::flood_fill(single(p), board.stones(c));
+            left &= !chain;
+            let n = chain.count() as f64;
+            let alive: f64 = chain.iter().map(|s| opp_first.owned_by(s, c)).sum::<f64>() / n;
+            let seki: f64 = chain.iter().map(|s| opp_first.seki_rate(s)).sum::<f64>() / n;
+            let s = if alive < 0.5 {
+                PointStatus::Dead
+            } else if seki > 0.5 {
+                PointStatus::Seki
+            } else {
+                PointStatus::Alive
+            };
+            for q in chain.iter() {
+                status[q.index()] = s;
+            }
+        }
+    }
+    status
+}
+
+fn single(p: Point) -> Bitboard {
+    let mut b = Bitboard::EMPTY;
+    b.insert(p);
+    b
+}

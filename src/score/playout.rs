@@ -1,0 +1,185 @@
+//! Playouts for life and death: from the final position to the end, with a
+//! policy just smart enough that the outcome says who owns what.
+//!
+//! The policy captures a chain the last move left in atari, saves its own
+//! chain the last move put in atari when extending gives it room, never fills
+//! its own true eye and never puts two or more stones in atari (so shared
+//! liberties of a seki stay open, which is how seki shows up). Anything else
+//! is uniformly random.
+
+use crate::board::{Bitboard, Board, Color, FastRng, Point, SLOTS};
+
+/// Per-point tallies over many playouts with one colour moving first.
+#[derive(Clone)]
+pub(crate) struct Tally {
+    /// Playouts run.
+    pub runs: u32,
+    /// Per padded index: playouts where the point ended Black's (stone or
+    /// one-colour empty point).
+    pub black: Vec<u32>,
+    /// Same for White.
+    pub white: Vec<u32>,
+    /// Per padded index: playouts where the stone on the point survived next
+    /// to an empty point neither side would fill (a seki liberty).
+    pub seki: Vec<u32>,
+}
+
+impl Tally {
+    fn new() -> Tally {
+        Tally {
+            runs: 0,
+            black: vec![0; SLOTS],
+            white: vec![0; SLOTS],
+            seki: vec![0; SLOTS],
+        }
+    }
+
+    /// Fraction of playouts where `p` ended as `c`'s.
+    pub fn owned_by(&self, p: Point, c: Color) -> f64 {
+        let n = match c {
+            Color::Black => self.black[p.index()],
+            Color::White => self.white[p.index()],
+        };
+        f64::from(n) / f64::from(self.runs.max(1))
+    }
+
+    /// Fraction of playouts where the stone on `p` ended in seki.
+    pub fn seki_rate(&self, p: Point) -> f64 {
+        f64::from(self.seki[p.index()]) / f64::from(self.runs.max(1))
+    }
+
+    fn add(&mut self, board: &Board) {
+        self.runs += 1;
+        let on = Bitboard::on_board(board.size());
+        let b = board.stones(Color::Black);
+        let w = board.stones(Color::White);
+        let empty = on & !(b | w);
+        let bn = b.neighbours();
+        let wn = w.neighbours();
+        let black = b | (empty & bn & !wn);
+        let white = w | (empty & wn & !bn);
+        let shared = empty & bn & wn;
+        for p in black.iter() {
+            self.black[p.index()] += 1;
+        }
+        for p in white.iter() {
+            self.white[p.index()] += 1;
+        }
+        if !shared.is_empty() {
+            let near = shared.neighbours();
+            let seki = Bitboard::flood_fill(near & b, b) | Bitboard::flood_fill(near & w, w);
+            for p in seki.iter() {
+                self.seki[p.index()] += 1;
+            }
+        }
+    }
+}
+
+/// Runs `n` playouts from `board` with `first` to move and tallies the ends.
+pub(crate) fn tally(board: &Board, first: Color, n: usize, rng: &mut FastRng) -> Tally {
+    let mut t = Tally::new();
+    let max_moves = 3 * board.size() * board.size() + 50;
+    for _ in 0..n {
+        let mut b = board.clone();
+        b.clear_ko();
+        playout(&mut b, first, rng, max_moves);
+        t.add(&b);
+    }
+    t
+}
+
+/// Plays the policy for both sides until two passes (or `max_moves`).
+pub(crate) fn playout(board: &mut Board, mut to_move: Color, rng: &mut FastRng, max_moves: usize) {
+    let mut passes = 0;
+    let mut moves = 0;
+    while passes < 2 && moves < max_moves {
+        match choose(board, to_move, rng) {
+            Some(p) => {
+                board.play_unchecked(p, to_move);
+                passes = 0;
+                moves += 1;
+            }
+            None => {
+                board.clear_ko();
+                passes += 1;
+            }
+        }
+        to_move = to_move.opponent();
+    }
+}
+
+/// Size of the chain `color` would form by playing on `p`.
+fn merged_size(board: &Board, p: Point, color: Color) -> usize {
+    let mut seen: [Point; 4] = [p; 4];
+    let mut k = 0;
+    let mut size = 1;
+    for n in p.neighbours() {
+        if board.get(n) == Some(color) {
+            let id = board.chain_id(n);
+            if !seen[..k].contains(&id) {
+                seen[k] = id;
+                k += 1;
+                size += board.chain_size(n);
+            }
+        }
+    }
+    size
+}
+
+/// Whether the policy accepts `color` playing on empty `p`.
+#[inline]
+fn acceptable(board: &Board, p: Point, color: Color) -> bool {
+    board.is_legal_empty(p, color)
+        && !board.is_eye(p, color)
+        && !(board.is_self_atari(p, color) && merged_size(board, p, color) >= 2)
+}
+
+fn choose(board: &Board, color: Color, rng: &mut FastRng) -> Option<Point> {
+    if let Some(last) = board.last_move() {
+        if board.get(last) == Some(color.opponent()) {
+            // Take a chain the last move left (or put itself) in atari.
+            if let Some(a) = board.atari_point(last) {
+                if board.is_legal_empty(a, color) {
+                    return Some(a);
+                }
+            }
+            for n in last.neighbours() {
+                match board.get(n) {
+                    Some(c) if c == color => {
+                        // Run from an atari when extending gives room.
+                        if let Some(a) = board.atari_point(n) {
+                            if board.is_legal_empty(a, color) && !board.is_self_atari(a, color) {
+                                return Some(a);
+                            }
+                        }
+                    }
+                    Some(_) => {
+                        if let Some(a) = board.atari_point(n) {
+                            if board.is_legal_empty(a, color) {
+                                return Some(a);
+                            }
+                        }
+                    }
+                    None => {}
+                }
+            }
+        }
+    }
+    let empties = board.empty_points();
+    let n = empties.len();
+    if n == 0 {
+        return None;
+    }
+    let start = rng.below(n);
+    for k in 0..n {
+        let mut i = start + k;
+        if i >= n {
+            i -= n;
+        }
+        let p = Point::from_index(empties[i] as usize);
+        if acceptable(board, p, color) {
+            return Some(p);
+        }
+    }
+    None
+}
