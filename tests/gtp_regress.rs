@@ -47,6 +47,8 @@ mod regex {
         LineStart,
         LineEnd,
         Alt(Vec<Vec<Node>>),
+        /// `(?=...)` (true) or `(?!...)` (false): a zero-width test.
+        Look(Box<Node>, bool),
         Repeat {
             node: Box<Node>,
             min: usize,
@@ -161,14 +163,25 @@ mod regex {
                 '^' => Node::LineStart,
                 '$' => Node::LineEnd,
                 '(' => {
-                    if self.chars[self.pos..].starts_with(&['?', ':']) {
+                    let rest = &self.chars[self.pos..];
+                    let look = if rest.starts_with(&['?', '=']) {
+                        Some(true)
+                    } else if rest.starts_with(&['?', '!']) {
+                        Some(false)
+                    } else {
+                        None
+                    };
+                    if look.is_some() || rest.starts_with(&['?', ':']) {
                         self.pos += 2;
                     }
                     let inner = self.alternation()?;
                     if self.next() != Some(')') {
                         return Err(Error("unclosed '('".into()));
                     }
-                    inner
+                    match look {
+                        Some(positive) => Node::Look(Box::new(inner), positive),
+                        None => inner,
+                    }
                 }
                 '[' => self.class()?,
                 '\\' => match self.escape()? {
@@ -285,7 +298,7 @@ mod regex {
                     _ => return Ok(node),
                 };
                 self.pos += 1;
-                if matches!(node, Node::LineStart | Node::LineEnd) {
+                if matches!(node, Node::LineStart | Node::LineEnd | Node::Look(..)) {
                     return Err(Error("quantified anchor".into()));
                 }
                 let mut greedy = true;
@@ -349,6 +362,9 @@ mod regex {
                 Node::LineStart => (pos == 0 || self.input[pos - 1] == '\n') && k(pos),
                 Node::LineEnd => (here.is_none() || here == Some('\n')) && k(pos),
                 Node::Alt(alts) => alts.iter().any(|seq| self.seq(seq, pos, k)),
+                Node::Look(inner, positive) => {
+                    self.node(inner, pos, &mut |_| true) == *positive && k(pos)
+                }
                 Node::Repeat {
                     node,
                     min,
@@ -508,6 +524,19 @@ mod regex {
             assert!(m("A B C\n 3 \\. \\. \\. 3\n.*", board));
             assert!(m("(.*\n)* 2 \\. X \\. 2\n.*", board));
             assert!(!m(".*O.*", board));
+        }
+
+        #[test]
+        fn lookahead_checks_sets_in_any_order() {
+            let set = "(?=(.* )?D4( |$))(?=(.* )?Q16( |$))(?=(.* )?K10( |$))\\S+ \\S+ \\S+";
+            assert!(m(set, "D4 Q16 K10"));
+            assert!(m(set, "K10 D4 Q16"));
+            assert!(!m(set, "K10 D4 Q15"));
+            assert!(!m(set, "K10 D4 Q16 Q4"));
+            assert!(!m(set, "D44 Q16 K10"));
+            assert!(m("(?!PASS).*", "D4"));
+            assert!(!m("(?!PASS).*", "PASS"));
+            assert!(m("a(?=b)b", "ab"));
         }
 
         #[test]
@@ -859,6 +888,15 @@ fn judge(
         }
         return;
     };
+    // Stricter than gogui-regress: the id must come back.
+    let status = response.full.split([' ', '\n']).next().unwrap_or("");
+    if status.get(1..).and_then(|n| n.parse::<i64>().ok()) != Some(id) {
+        report.failures.push(format!(
+            "{id} (line {line_no}): `{command}`: the response does not echo the id: `{}`",
+            response.full
+        ));
+        return;
+    }
     let (fail, expected_fail, shown) = match &expectation {
         None => (!response.ok, false, String::new()),
         Some(e) => {
@@ -924,6 +962,22 @@ fn run_all() -> Result<String, String> {
         .ok()
         .and_then(|s| s.parse().ok())
         .map_or(Duration::from_secs(600), Duration::from_secs);
+
+    // One clear message, not one per file, when the engine speaks no GTP.
+    let mut probe = Engine::start(&engine_argv, &root, timeout)?;
+    let answer = probe.send("protocol_version");
+    probe.finish(false);
+    match answer {
+        Ok(r) if r.ok && r.text() == "2" => {}
+        Ok(r) => {
+            return Err(format!(
+                "`{}` answered `protocol_version` with `{}`",
+                engine_argv.join(" "),
+                r.full
+            ))
+        }
+        Err(e) => return Err(format!("the engine does not speak GTP: {e}")),
+    }
 
     let mut summary = String::new();
     let mut failures = String::new();
@@ -1021,6 +1075,13 @@ mod runner_tests {
         let mut r = FileReport::default();
         judge(&mut r, 1, "cmd", id, spec, &response(full));
         r
+    }
+
+    #[test]
+    fn ids_must_be_echoed() {
+        assert_eq!(judged(Some(1), None, "= x").failures.len(), 1);
+        assert_eq!(judged(Some(1), None, "=2 x").failures.len(), 1);
+        assert_eq!(judged(Some(5), None, "=5\nx").passed, 1);
     }
 
     #[test]

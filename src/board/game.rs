@@ -289,6 +289,12 @@ impl Game {
         });
     }
 
+    /// Records how many handicap stones the game has (for stones already
+    /// set up, as an SGF's `HA` and `AB` give them).
+    pub fn set_handicap(&mut self, n: usize) {
+        self.handicap = n;
+    }
+
     /// Places handicap stones for Black and gives White the move.
     pub fn place_handicap(&mut self, points: &[Point]) {
         for &p in points {

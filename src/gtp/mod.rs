@@ -7,3 +7,4 @@ pub use parse::{
     parse_int, parse_line, parse_move, parse_vertex, preprocess, too_long_reply, ArgError, Command,
     InputLine, LineReader, MAX_LINE_LEN,
 };
+pub mod engine;

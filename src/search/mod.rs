@@ -25,6 +25,8 @@ pub struct SearchParams {
     pub time_per_move: Option<f64>,
     /// Think on the opponent's time.
     pub ponder: bool,
+    /// No progress lines on stderr.
+    pub quiet: bool,
 }
 
 /// What bounds one search.
@@ -81,3 +83,5 @@ pub enum Decision {
     /// Resign the game.
     Resign,
 }
+mod interim;
+pub use interim::{Clock, Searcher};
