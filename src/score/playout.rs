@@ -1,11 +1,13 @@
 //! Playouts for life and death: from the final position to the end, with a
 //! policy just smart enough that the outcome says who owns what.
 //!
-//! The policy captures a chain the last move left in atari, saves its own
-//! chain the last move put in atari when extending gives it room, never fills
-//! its own true eye and never puts two or more stones in atari (so shared
-//! liberties of a seki stay open, which is how seki shows up). Anything else
-//! is uniformly random.
+//! The policy answers the last move locally: it captures a chain left in
+//! atari, saves its own chain put in atari (by capturing a neighbour or by
+//! extending when that gives room), and in a capturing race takes an outside
+//! liberty of the weakest enemy chain next to its pressed chain. Otherwise it
+//! plays uniformly at random, never filling its own true eye and never
+//! putting two or more stones in atari (so the shared liberties of a seki
+//! stay open, which is how seki shows up).
 
 use crate::board::{Bitboard, Board, Color, FastRng, Point, SLOTS};
 
@@ -220,16 +222,11 @@ fn respond(board: &Board, last: Point, color: Color, rng: &mut FastRng) -> Optio
     let (enemy, _) = target?;
     let own_lib_set = board.liberties_bb(own);
     let libs = board.liberties_bb(enemy);
-    // Outside liberties first: shared ones cost us a liberty too.
-    for p in (libs & !own_lib_set)
+    // Outside liberties only: filling a shared one costs us a liberty too
+    // and can break a seki.
+    (libs & !own_lib_set)
         .iter()
-        .chain((libs & own_lib_set).iter())
-    {
-        if board.is_legal_empty(p, color) && !board.is_self_atari(p, color) {
-            return Some(p);
-        }
-    }
-    None
+        .find(|&p| board.is_legal_empty(p, color) && !board.is_self_atari(p, color))
 }
 
 /// A move capturing an enemy chain in atari next to the chain through `own`.
