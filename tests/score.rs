@@ -47,3 +47,26 @@ fn show_games() {
         println!("{name}: {} ({:?})\n{}", out.score, out.time, out.diagram);
     }
 }
+
+#[test]
+fn result_strings_parse() {
+    use kosumi::cli::score_cmd::parse_result;
+    assert_eq!(parse_result("B+3.50"), Some(3.5));
+    assert_eq!(parse_result("W+0.5"), Some(-0.5));
+    assert_eq!(parse_result("0"), Some(0.0));
+    assert_eq!(parse_result("Jigo"), Some(0.0));
+    assert_eq!(parse_result("B+R"), None);
+    assert_eq!(parse_result("W+Time"), None);
+    assert_eq!(parse_result(""), None);
+}
+
+#[test]
+fn a_file_is_counted_with_a_marked_diagram() {
+    let path = repo().join("gtp-tests/games/score-seki.sgf");
+    let out = score_file(&path, &Options::default()).unwrap();
+    assert_eq!(out.score.to_string(), "W+27.5");
+    // Seki stones of both colours and the two shared liberties as dame.
+    assert!(out.diagram.contains(" 1 # . @ X O"), "{}", out.diagram);
+    assert!(out.diagram.contains(" 2 . # @ X O"), "{}", out.diagram);
+    assert!(score_file(&repo().join("no-such-file.sgf"), &Options::default()).is_err());
+}

@@ -143,6 +143,20 @@ fn choose(board: &Board, color: Color, rng: &mut FastRng) -> Option<Point> {
                 return Some(p);
             }
         }
+        // Half the time answer in contact with the last move: invaders and
+        // local fights get the reply they would get from people.
+        if rng.below(2) == 0 {
+            let mut near = [last; 8];
+            near[..4].copy_from_slice(&last.neighbours());
+            near[4..].copy_from_slice(&last.diagonals());
+            let start = rng.below(8);
+            for k in 0..8 {
+                let p = near[(start + k) % 8];
+                if board.is_empty(p) && acceptable(board, p, color) {
+                    return Some(p);
+                }
+            }
+        }
     }
     let empties = board.empty_points();
     let n = empties.len();

@@ -62,41 +62,42 @@ fn walls_count_territory_and_komi() {
     assert!(j.territory(None).is_empty());
 }
 
-/// A lone white stone in Black's area and a lone black stone in White's.
+/// Black owns A-D, White G-J; a lone white stone at B5 in Black's area and
+/// a lone black stone at H5 in White's (too small to live in).
 const DEAD_INSIDE: [&str; 9] = [
-    "...XO....",
-    "...XO....",
-    "...XO....",
-    "...XO....",
-    ".O.XO.X..",
-    "...XO....",
-    "...XO....",
-    "...XO....",
-    "...XO....",
+    "....XO...",
+    "....XO...",
+    "....XO...",
+    "....XO...",
+    ".O..XO.X.",
+    "....XO...",
+    "....XO...",
+    "....XO...",
+    "....XO...",
 ];
 
 #[test]
 fn dead_stones_inside_territory_are_prisoners() {
     let game = position(&DEAD_INSIDE, RuleSet::Japanese, 6.5);
     let j = judge(&game);
-    assert_eq!(j.stones_with(PointStatus::Dead), vec![at("B5"), at("G5")]);
+    assert_eq!(j.stones_with(PointStatus::Dead), vec![at("B5"), at("H5")]);
     assert_eq!(j.owner(at("B5")), Owner::Black);
-    assert_eq!(j.owner(at("G5")), Owner::White);
+    assert_eq!(j.owner(at("H5")), Owner::White);
     let s = count(&game, &j);
-    // 27 points of territory (B5 included) plus one prisoner each.
-    assert_eq!((s.black, s.white), (28.0, 43.5));
-    assert_eq!(s.to_string(), "W+15.5");
+    // Territory (B5 and H5 included) plus one prisoner each.
+    assert_eq!((s.black, s.white), (37.0, 34.5));
+    assert_eq!(s.to_string(), "B+2.5");
 }
 
 #[test]
 fn area_counting_counts_stones_and_tromp_taylor_keeps_every_stone() {
     let game = position(&DEAD_INSIDE, RuleSet::Chinese, 7.5);
     let s = final_score(&game);
-    assert_eq!((s.black, s.white), (36.0, 52.5));
+    assert_eq!((s.black, s.white), (45.0, 43.5));
     let game = position(&DEAD_INSIDE, RuleSet::TrompTaylor, 7.5);
     let j = judge(&game);
     assert!(j.stones_with(PointStatus::Dead).is_empty());
-    // With B5 and G5 alive both big regions touch both colours.
+    // With B5 and H5 alive both big regions touch both colours.
     let s = count(&game, &j);
     assert_eq!((s.black, s.white), (10.0, 17.5));
 }
@@ -284,4 +285,16 @@ fn judging_is_deterministic() {
     assert_eq!(judge(&game), judge(&game));
     let a = judge_with_seed(&game, 7, 200);
     assert_eq!(a, judge_with_seed(&game, 7, 200));
+}
+
+#[test]
+fn verdicts_do_not_hang_on_the_seed() {
+    for seed in 1..6 {
+        let game = position(&DEAD_INSIDE, RuleSet::Japanese, 6.5);
+        let j = judge_with_seed(&game, seed, DEFAULT_PLAYOUTS);
+        assert_eq!(j.stones_with(PointStatus::Dead), vec![at("B5"), at("H5")]);
+        let game = position(&SEKI, RuleSet::Japanese, 6.5);
+        let j = judge_with_seed(&game, seed, DEFAULT_PLAYOUTS);
+        assert_eq!(j.stones_with(PointStatus::Seki).len(), 7, "seed {seed}");
+    }
 }
