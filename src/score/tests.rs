@@ -62,30 +62,30 @@ fn walls_count_territory_and_komi() {
     assert!(j.territory(None).is_empty());
 }
 
-/// Black owns A-D, White G-J; a lone white stone at B5 in Black's area and
-/// a lone black stone at H5 in White's (too small to live in).
+/// Black owns A-B and J, White E-F; a lone white stone at A5 and a lone
+/// black stone at E5, each in a strip too narrow to live in.
 const DEAD_INSIDE: [&str; 9] = [
-    "....XO...",
-    "....XO...",
-    "....XO...",
-    "....XO...",
-    ".O..XO.X.",
-    "....XO...",
-    "....XO...",
-    "....XO...",
-    "....XO...",
+    "..XO..OX.",
+    "..XO..OX.",
+    "..XO..OX.",
+    "..XO..OX.",
+    "O.XOX.OX.",
+    "..XO..OX.",
+    "..XO..OX.",
+    "..XO..OX.",
+    "..XO..OX.",
 ];
 
 #[test]
 fn dead_stones_inside_territory_are_prisoners() {
     let game = position(&DEAD_INSIDE, RuleSet::Japanese, 6.5);
     let j = judge(&game);
-    assert_eq!(j.stones_with(PointStatus::Dead), vec![at("B5"), at("H5")]);
-    assert_eq!(j.owner(at("B5")), Owner::Black);
-    assert_eq!(j.owner(at("H5")), Owner::White);
+    assert_eq!(j.stones_with(PointStatus::Dead), vec![at("A5"), at("E5")]);
+    assert_eq!(j.owner(at("A5")), Owner::Black);
+    assert_eq!(j.owner(at("E5")), Owner::White);
     let s = count(&game, &j);
-    // Territory (B5 and H5 included) plus one prisoner each.
-    assert_eq!((s.black, s.white), (37.0, 34.5));
+    // Territory (A5 and E5 included) plus one prisoner each.
+    assert_eq!((s.black, s.white), (28.0, 25.5));
     assert_eq!(s.to_string(), "B+2.5");
 }
 
@@ -97,9 +97,10 @@ fn area_counting_counts_stones_and_tromp_taylor_keeps_every_stone() {
     let game = position(&DEAD_INSIDE, RuleSet::TrompTaylor, 7.5);
     let j = judge(&game);
     assert!(j.stones_with(PointStatus::Dead).is_empty());
-    // With B5 and H5 alive both big regions touch both colours.
+    // With A5 and E5 alive their regions touch both colours: stones and
+    // the J column count.
     let s = count(&game, &j);
-    assert_eq!((s.black, s.white), (10.0, 17.5));
+    assert_eq!((s.black, s.white), (28.0, 26.5));
 }
 
 /// Seki without eyes in the bottom-left corner: the white chain A3-C1 and
@@ -292,7 +293,7 @@ fn verdicts_do_not_hang_on_the_seed() {
     for seed in 1..6 {
         let game = position(&DEAD_INSIDE, RuleSet::Japanese, 6.5);
         let j = judge_with_seed(&game, seed, DEFAULT_PLAYOUTS);
-        assert_eq!(j.stones_with(PointStatus::Dead), vec![at("B5"), at("H5")]);
+        assert_eq!(j.stones_with(PointStatus::Dead), vec![at("A5"), at("E5")]);
         let game = position(&SEKI, RuleSet::Japanese, 6.5);
         let j = judge_with_seed(&game, seed, DEFAULT_PLAYOUTS);
         assert_eq!(j.stones_with(PointStatus::Seki).len(), 7, "seed {seed}");
