@@ -225,3 +225,5 @@ mod tests {
         assert!(Cli::try_parse_from(["kosumi", "--rules", "klingon"]).is_err());
     }
 }
+
+pub mod score_cmd;
