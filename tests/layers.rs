@@ -26,8 +26,16 @@ fn check(layer: &str, forbidden: &[&str]) {
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
         for name in forbidden {
-            for pattern in [format!("crate::{name}"), format!("kosumi::{name}"), format!("super::super::{name}")] {
-                assert!(!text.contains(&pattern), "{} names {pattern}", file.display());
+            for pattern in [
+                format!("crate::{name}"),
+                format!("kosumi::{name}"),
+                format!("super::super::{name}"),
+            ] {
+                assert!(
+                    !text.contains(&pattern),
+                    "{} names {pattern}",
+                    file.display()
+                );
             }
         }
     }

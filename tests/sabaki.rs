@@ -253,11 +253,8 @@ fn genmove_draws_live_gfx_for_gogui() {
     }
 }
 
-// Needs the real search: the interim stand-in answers `genmove` at once, so
-// nothing here can show that the interrupt works. Remove the `ignore` when
-// the MCTS lands.
+/// A `# interrupt` line (GoGui) stops a long `genmove` at once.
 #[test]
-#[ignore = "needs the real MCTS: the interim search answers at once"]
 fn interrupt_line_stops_genmove() {
     let mut e = Engine::start(&[
         "gtp",
