@@ -913,9 +913,11 @@ impl Engine {
         out: &mut dyn Write,
         format: AnalyzeFormat,
     ) -> io::Result<Outcome> {
+        if !cmd.arg(0).is_some_and(|a| parse_color(a).is_ok()) {
+            return Ok(Failure("invalid color".into()));
+        }
         let args = match AnalyzeArgs::parse(&cmd.args, self.game.to_move()) {
-            Ok(a) if cmd.arg(0).is_some_and(|a| parse_color(a).is_ok()) => a,
-            Ok(_) => return Ok(Failure("invalid color".into())),
+            Ok(a) => a,
             Err(e) => return Ok(Failure(e)),
         };
         let format = AnalyzeFormat {
