@@ -619,11 +619,12 @@ fn gnugo_as_referee() {
     assert_eq!(only_game(&report).result, "B+2.5");
 }
 
-// Enable once the kosumi GTP engine (`kosumi gtp`) exists.
 #[test]
-#[ignore = "the kosumi GTP engine has not landed yet"]
 fn kosumi_against_kosumi() {
-    let k = format!("{} gtp --playouts 50", env!("CARGO_BIN_EXE_kosumi"));
+    let k = format!(
+        "{} gtp --quiet --threads 1 --playouts 50",
+        env!("CARGO_BIN_EXE_kosumi")
+    );
     let report = run_match(&args(&[
         "--engine",
         &k,

@@ -729,59 +729,10 @@ fn load_openings(cfg: &Config, dir: &Path) -> Result<Vec<Opening>, MatchError> {
     Ok(openings)
 }
 
-/// Counting by kosumi's own counter.
-///
-/// Stand-in until `crate::score::final_score` lands: counts the board as it
-/// stands (no dead-stone removal) by area or by territory and prisoners,
-/// following the rules, and returns Black's margin with komi included.
+/// Counting by kosumi's own counter under the game's rules: Black's margin
+/// with komi included.
 fn self_score(game: &Game) -> f64 {
-    let board = game.board();
-    let size = board.size();
-    let mut seen = vec![false; crate::board::SLOTS];
-    let mut black = 0.0;
-    let mut white = 0.0;
-    let area = game.rules().area_scoring();
-    for p in board.points() {
-        match board.get(p) {
-            Some(Color::Black) if area => black += 1.0,
-            Some(Color::White) if area => white += 1.0,
-            Some(_) => {}
-            None if !seen[p.index()] => {
-                // Flood the empty region and note which colours border it.
-                let mut stack = vec![p];
-                seen[p.index()] = true;
-                let (mut count, mut touches_b, mut touches_w) = (0.0, false, false);
-                while let Some(q) = stack.pop() {
-                    count += 1.0;
-                    for n in q.neighbours() {
-                        if !n.is_on(size) {
-                            continue;
-                        }
-                        match board.get(n) {
-                            Some(Color::Black) => touches_b = true,
-                            Some(Color::White) => touches_w = true,
-                            None if !seen[n.index()] => {
-                                seen[n.index()] = true;
-                                stack.push(n);
-                            }
-                            None => {}
-                        }
-                    }
-                }
-                match (touches_b, touches_w) {
-                    (true, false) => black += count,
-                    (false, true) => white += count,
-                    _ => {}
-                }
-            }
-            None => {}
-        }
-    }
-    if !area {
-        black += board.captures(Color::Black) as f64;
-        white += board.captures(Color::White) as f64;
-    }
-    black - white - game.komi()
+    crate::score::final_score(game).black_minus_white
 }
 
 /// `B+3.5`, `W+0.5` or `0` for Black's margin.

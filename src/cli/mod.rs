@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod gtp_client;
 pub mod match_runner;
+pub mod score_cmd;
 pub mod stats;
 pub mod stress;
 
@@ -45,6 +46,8 @@ enum Command {
     Stress(stress::StressArgs),
     /// Speed figures of the rules core and the search.
     Bench(bench::BenchArgs),
+    /// Count finished games from SGF files (Japanese rules by default).
+    Score(score_cmd::ScoreArgs),
 }
 
 /// Options of the GTP engine.
@@ -184,6 +187,7 @@ pub fn main() -> i32 {
         Some(Command::Match(args)) => match_runner::run(args),
         Some(Command::Stress(args)) => stress::run(args),
         Some(Command::Bench(args)) => bench::run(args),
+        Some(Command::Score(args)) => score_cmd::run(args),
     }
 }
 

@@ -135,6 +135,9 @@ pub struct Engine {
     searching: Arc<AtomicBool>,
     quit: bool,
     last_analysis: Option<Analysis>,
+    /// Live `gogui-gfx:` blocks on stderr while `genmove` thinks; switched
+    /// on by `gogui-analyze_commands`, which only GoGui sends.
+    gogui_gfx: bool,
 }
 
 /// One item from the reader thread.
@@ -159,6 +162,7 @@ impl Engine {
             searching: Arc::new(AtomicBool::new(false)),
             quit: false,
             last_analysis: None,
+            gogui_gfx: false,
         }
     }
 
@@ -397,34 +401,35 @@ impl Engine {
         let clock = self.clock.clone();
         let stop = self.stop.clone();
         let size = self.size();
-        let (decision, analysis) = match stream {
-            Some((out, format, every)) => {
-                let mut failed = None;
-                let result = self.searcher.genmove(
-                    &game,
-                    color,
-                    &clock,
-                    cleanup,
-                    &stop,
-                    Some(every),
-                    &mut |a| {
+        let gfx = self.gogui_gfx;
+        let mut stream = stream;
+        let every = match &stream {
+            Some((_, _, every)) => Some(*every),
+            None if gfx => Some(GOGUI_GFX_INTERVAL),
+            None => None,
+        };
+        let mut failed = None;
+        let (decision, analysis) =
+            self.searcher
+                .genmove(&game, color, &clock, cleanup, &stop, every, &mut |a| {
+                    if let Some((out, format, _)) = stream.as_mut() {
                         if failed.is_none() {
-                            if let Err(e) = write_analysis(out, a, format, size, color) {
+                            if let Err(e) = write_analysis(&mut **out, a, *format, size, color) {
                                 failed = Some(e);
                             }
                         }
-                    },
-                );
-                if let Some(e) = failed {
-                    self.end_search();
-                    return Err(e);
-                }
-                result
-            }
-            None => self
-                .searcher
-                .genmove(&game, color, &clock, cleanup, &stop, None, &mut |_| {}),
-        };
+                    }
+                    if gfx {
+                        write_gogui_gfx(a, size, color);
+                    }
+                });
+        if let Some(e) = failed {
+            self.end_search();
+            return Err(e);
+        }
+        if gfx {
+            write_gogui_gfx(&analysis, size, color);
+        }
         self.end_search();
         self.last_analysis = Some(analysis);
         if commit {
@@ -908,9 +913,11 @@ impl Engine {
         out: &mut dyn Write,
         format: AnalyzeFormat,
     ) -> io::Result<Outcome> {
+        if !cmd.arg(0).is_some_and(|a| parse_color(a).is_ok()) {
+            return Ok(Failure("invalid color".into()));
+        }
         let args = match AnalyzeArgs::parse(&cmd.args, self.game.to_move()) {
-            Ok(a) if cmd.arg(0).is_some_and(|a| parse_color(a).is_ok()) => a,
-            Ok(_) => return Ok(Failure("invalid color".into())),
+            Ok(a) => a,
             Err(e) => return Ok(Failure(e)),
         };
         let format = AnalyzeFormat {
@@ -919,6 +926,11 @@ impl Engine {
         };
         write_header(out, cmd.id)?;
         let d = self.generate(args.color, true, false, Some((out, format, args.interval)))?;
+        // The final state of the search, so the stream always shows what the
+        // move was chosen from.
+        if let Some(a) = &self.last_analysis {
+            write_analysis(out, a, format, self.size(), args.color)?;
+        }
         let text = format!("play {}\n\n", self.decision_text(d));
         out.write_all(text.as_bytes())?;
         out.flush()?;
@@ -950,12 +962,13 @@ impl Engine {
         _: &Command,
         _: &mut dyn Write,
     ) -> io::Result<Outcome> {
+        self.gogui_gfx = true;
         let entries = [
             "dboard/Ownership/kosumi-ownership %c",
             "gfx/Territory and dead stones/kosumi-territory",
             "plist/Dead stones/final_status_list dead",
             "string/Final score/final_score",
-            "pspairs/Best moves (win rate %)/kosumi-best_moves %c",
+            "pspairs/Best moves (win rate)/kosumi-best_moves %c",
             "gfx/Principal variation/kosumi-pv %c",
             "string/Search statistics/kosumi-statistics",
             "param/Search parameters/kosumi-param",
@@ -1302,6 +1315,44 @@ fn pv_text(pv: &[Move], first: Color, size: usize) -> String {
         color = color.opponent();
     }
     parts.join(" ")
+}
+
+/// How often live graphics are drawn while `genmove` thinks for GoGui.
+const GOGUI_GFX_INTERVAL: Duration = Duration::from_millis(500);
+
+/// The search as GoGui draws it: win rates (percent) on the best moves,
+/// the principal variation and a status line.
+fn gogui_gfx_text(a: &Analysis, size: usize, color: Color) -> String {
+    let labels: Vec<String> = a
+        .candidates
+        .iter()
+        .filter(|c| c.visits > 0)
+        .filter_map(|c| c.mv.point().map(|p| (p, c)))
+        .take(10)
+        .map(|(p, c)| format!("{} {:.0}", p.to_gtp(size), c.winrate * 100.0))
+        .collect();
+    let mut lines = Vec::new();
+    if !labels.is_empty() {
+        lines.push(format!("LABEL {}", labels.join(" ")));
+    }
+    if let Some(best) = a.candidates.first().filter(|c| !c.pv.is_empty()) {
+        lines.push(format!("VAR {}", pv_text(&best.pv, color, size)));
+    }
+    lines.push(format!(
+        "TEXT {} playouts, win rate {:.1}%",
+        a.playouts,
+        a.winrate * 100.0
+    ));
+    lines.join("\n")
+}
+
+/// A multi-line `gogui-gfx:` block on stderr (ended by an empty line), drawn
+/// live by GoGui.
+fn write_gogui_gfx(a: &Analysis, size: usize, color: Color) {
+    let block = format!("gogui-gfx:\n{}\n\n", gogui_gfx_text(a, size, color));
+    let mut err = io::stderr().lock();
+    let _ = err.write_all(block.as_bytes());
+    let _ = err.flush();
 }
 
 /// One `info ...` line for all candidates in Leela Zero or KataGo form.

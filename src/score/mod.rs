@@ -162,6 +162,8 @@ impl Judgement {
                 j.area_owner[p.index()] = area_owner;
             }
         }
+        let dead = on & (board.stones(Color::Black) | board.stones(Color::White)) & !living;
+        j.remove_forced_fills(board, dead);
         j.ownership = if ownership.len() == board.size() * board.size() {
             ownership
         } else {
@@ -177,6 +179,48 @@ impl Judgement {
                 .collect()
         };
         j
+    }
+
+    /// Takes out of territory the points a side will have to fill itself
+    /// once the dame are filled: a living chain whose only liberty in its own
+    /// territory becomes its last when the opponent safely fills the dame
+    /// next to it (a false eye, a cut that needs mending). Japanese rules
+    /// count such a point as no one's.
+    fn remove_forced_fills(&mut self, board: &Board, dead: Bitboard) {
+        let on = Bitboard::on_board(board.size());
+        let mut lifted = board.clone();
+        for p in dead.iter() {
+            lifted.set_stone(p, None);
+        }
+        let mut terr = [Owner::Black, Owner::White]
+            .map(|o| -> Bitboard { on.iter().filter(|p| self.owner[p.index()] == o).collect() });
+        let seki: Bitboard = on
+            .iter()
+            .filter(|p| self.status[p.index()] == Some(PointStatus::Seki))
+            .collect();
+        // Each fill may leave a grown chain short of liberties in turn, so
+        // repeat until nothing changes (at most once per point).
+        loop {
+            let mut fill = None;
+            'search: for c in Color::ALL {
+                let own = lifted.stones(c) & !seki;
+                let mut left = own;
+                while let Some(x) = left.first() {
+                    let chain = Bitboard::flood_fill([x].into_iter().collect(), own);
+                    left &= !chain;
+                    let libs = lifted.liberties_bb(x);
+                    let inside = libs & terr[c.index()];
+                    if inside.count() == 1 && forced(&lifted, x, c, libs & !inside) {
+                        fill = inside.first().map(|t| (t, c));
+                        break 'search;
+                    }
+                }
+            }
+            let Some((t, c)) = fill else { break };
+            lifted.set_stone(t, Some(c));
+            terr[c.index()].remove(t);
+            self.owner[t.index()] = Owner::Dame;
+        }
     }
 
     /// Side of the board judged.
@@ -227,6 +271,24 @@ impl Judgement {
     pub fn stone(&self, p: Point) -> Option<Color> {
         self.stones.get(p.index()).copied().flatten()
     }
+}
+
+/// Whether the opponent, filling the dame liberties `dame` of the chain
+/// through `x` one by one without putting itself in atari, leaves that chain
+/// in atari (so its owner must fill its last liberty in its territory).
+fn forced(board: &Board, x: Point, c: Color, dame: Bitboard) -> bool {
+    let opp = c.opponent();
+    let mut b = board.clone();
+    for d in dame.iter() {
+        if !b.is_empty(d) {
+            continue;
+        }
+        if !b.is_legal(d, opp) || b.is_self_atari(d, opp) {
+            return false;
+        }
+        b.play_unchecked(d, opp);
+    }
+    b.get(x) != Some(c) || b.liberty_count(x) <= 1
 }
 
 /// The result of counting: each side's points, komi included in White's.

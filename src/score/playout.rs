@@ -1,11 +1,13 @@
 //! Playouts for life and death: from the final position to the end, with a
 //! policy just smart enough that the outcome says who owns what.
 //!
-//! The policy captures a chain the last move left in atari, saves its own
-//! chain the last move put in atari when extending gives it room, never fills
-//! its own true eye and never puts two or more stones in atari (so shared
-//! liberties of a seki stay open, which is how seki shows up). Anything else
-//! is uniformly random.
+//! The policy answers the last move locally: it captures a chain left in
+//! atari, saves its own chain put in atari (by capturing a neighbour or by
+//! extending when that gives room), and in a capturing race takes an outside
+//! liberty of the weakest enemy chain next to its pressed chain. Otherwise it
+//! plays uniformly at random, never filling its own true eye and never
+//! putting two or more stones in atari (so the shared liberties of a seki
+//! stay open, which is how seki shows up).
 
 use crate::board::{Bitboard, Board, Color, FastRng, Point, SLOTS};
 
@@ -137,30 +139,21 @@ fn acceptable(board: &Board, p: Point, color: Color) -> bool {
 fn choose(board: &Board, color: Color, rng: &mut FastRng) -> Option<Point> {
     if let Some(last) = board.last_move() {
         if board.get(last) == Some(color.opponent()) {
-            // Take a chain the last move left (or put itself) in atari.
-            if let Some(a) = board.atari_point(last) {
-                if board.is_legal_empty(a, color) {
-                    return Some(a);
-                }
+            if let Some(p) = respond(board, last, color, rng) {
+                return Some(p);
             }
-            for n in last.neighbours() {
-                match board.get(n) {
-                    Some(c) if c == color => {
-                        // Run from an atari when extending gives room.
-                        if let Some(a) = board.atari_point(n) {
-                            if board.is_legal_empty(a, color) && !board.is_self_atari(a, color) {
-                                return Some(a);
-                            }
-                        }
-                    }
-                    Some(_) => {
-                        if let Some(a) = board.atari_point(n) {
-                            if board.is_legal_empty(a, color) {
-                                return Some(a);
-                            }
-                        }
-                    }
-                    None => {}
+        }
+        // Half the time answer in contact with the last move: invaders and
+        // local fights get the reply they would get from people.
+        if rng.below(2) == 0 {
+            let mut near = [last; 8];
+            near[..4].copy_from_slice(&last.neighbours());
+            near[4..].copy_from_slice(&last.diagonals());
+            let start = rng.below(8);
+            for k in 0..8 {
+                let p = near[(start + k) % 8];
+                if board.is_empty(p) && acceptable(board, p, color) {
+                    return Some(p);
                 }
             }
         }
@@ -179,6 +172,88 @@ fn choose(board: &Board, color: Color, rng: &mut FastRng) -> Option<Point> {
         let p = Point::from_index(empties[i] as usize);
         if acceptable(board, p, color) {
             return Some(p);
+        }
+    }
+    None
+}
+
+/// Local answers to the opponent's last move at `last`: capture, escape,
+/// and in a capturing race take a liberty of the weakest enemy chain next
+/// to the own chain the move pressed.
+fn respond(board: &Board, last: Point, color: Color, rng: &mut FastRng) -> Option<Point> {
+    // Take a chain the last move left (or put itself) in atari.
+    if let Some(a) = board.atari_point(last) {
+        if board.is_legal_empty(a, color) {
+            return Some(a);
+        }
+    }
+    let mut pressed: Option<(Point, usize)> = None;
+    for n in last.neighbours() {
+        match board.get(n) {
+            Some(c) if c == color => {
+                if let Some(a) = board.atari_point(n) {
+                    // Capture a neighbour of the chain in atari, else run
+                    // when extending gives room.
+                    if let Some(x) = capture_next_to(board, n, color) {
+                        return Some(x);
+                    }
+                    if board.is_legal_empty(a, color) && !board.is_self_atari(a, color) {
+                        return Some(a);
+                    }
+                } else {
+                    let libs = board.liberty_count(n);
+                    if libs <= 4 && pressed.is_none_or(|(_, l)| libs < l) {
+                        pressed = Some((n, libs));
+                    }
+                }
+            }
+            Some(_) => {
+                if let Some(a) = board.atari_point(n) {
+                    if board.is_legal_empty(a, color) {
+                        return Some(a);
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+    // A race: our pressed chain against the weakest enemy chain touching it.
+    let (own, own_libs) = pressed?;
+    if rng.below(8) == 0 {
+        return None;
+    }
+    let mut target: Option<(Point, usize)> = None;
+    for s in board.chain_iter(own) {
+        for n in s.neighbours() {
+            if board.get(n) == Some(color.opponent()) {
+                let l = board.liberty_count(n);
+                if l <= own_libs + 1 && target.is_none_or(|(_, t)| l < t) {
+                    target = Some((n, l));
+                }
+            }
+        }
+    }
+    let (enemy, _) = target?;
+    let own_lib_set = board.liberties_bb(own);
+    let libs = board.liberties_bb(enemy);
+    // Outside liberties only: filling a shared one costs us a liberty too
+    // and can break a seki.
+    (libs & !own_lib_set)
+        .iter()
+        .find(|&p| board.is_legal_empty(p, color) && !board.is_self_atari(p, color))
+}
+
+/// A move capturing an enemy chain in atari next to the chain through `own`.
+fn capture_next_to(board: &Board, own: Point, color: Color) -> Option<Point> {
+    for s in board.chain_iter(own) {
+        for n in s.neighbours() {
+            if board.get(n) == Some(color.opponent()) {
+                if let Some(a) = board.atari_point(n) {
+                    if board.is_legal_empty(a, color) {
+                        return Some(a);
+                    }
+                }
+            }
         }
     }
     None

@@ -1,1 +1,301 @@
-//! Unit tests on small diagrams.
+//! Unit tests on small diagrams (`X` Black, `O` White, `.` empty; row 0 is
+//! the top).
+
+use super::*;
+use crate::board::{Move, RuleSet, Rules};
+
+/// A game set up from a diagram, ended by two passes.
+fn position(rows: &[&str], rules: RuleSet, komi: f64) -> Game {
+    let mut game = Game::new(rows.len(), Rules::new(rules));
+    game.set_komi(komi);
+    setup(&mut game, rows);
+    game.play(Color::Black, Move::Pass).unwrap();
+    game.play(Color::White, Move::Pass).unwrap();
+    game
+}
+
+fn setup(game: &mut Game, rows: &[&str]) {
+    for (y, row) in rows.iter().enumerate() {
+        for (x, c) in row.chars().filter(|c| !c.is_whitespace()).enumerate() {
+            let stone = match c {
+                'X' => Some(Color::Black),
+                'O' => Some(Color::White),
+                _ => None,
+            };
+            if stone.is_some() {
+                game.set_stone(Point::new(x, y), stone);
+            }
+        }
+    }
+}
+
+fn at(name: &str) -> Point {
+    let x = "ABCDEFGHJ".find(&name[..1]).unwrap();
+    let row: usize = name[1..].parse().unwrap();
+    Point::new(x, 9 - row)
+}
+
+/// Black owns columns A-C, White F-J; a wall on D and E.
+const WALLS: [&str; 9] = [
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+];
+
+#[test]
+fn walls_count_territory_and_komi() {
+    let game = position(&WALLS, RuleSet::Japanese, 6.5);
+    let s = final_score(&game);
+    assert_eq!((s.black, s.white), (27.0, 42.5));
+    assert_eq!(s.to_string(), "W+15.5");
+    let j = judge(&game);
+    assert_eq!(j.stones_with(PointStatus::Alive).len(), 18);
+    assert!(j.stones_with(PointStatus::Dead).is_empty());
+    assert_eq!(j.territory(Some(Color::Black)).len(), 27);
+    assert_eq!(j.territory(Some(Color::White)).len(), 36);
+    assert!(j.territory(None).is_empty());
+}
+
+/// Black owns A-B and J, White E-F; a lone white stone at A5 and a lone
+/// black stone at E5, each in a strip too narrow to live in.
+const DEAD_INSIDE: [&str; 9] = [
+    "..XO..OX.",
+    "..XO..OX.",
+    "..XO..OX.",
+    "..XO..OX.",
+    "O.XOX.OX.",
+    "..XO..OX.",
+    "..XO..OX.",
+    "..XO..OX.",
+    "..XO..OX.",
+];
+
+#[test]
+fn dead_stones_inside_territory_are_prisoners() {
+    let game = position(&DEAD_INSIDE, RuleSet::Japanese, 6.5);
+    let j = judge(&game);
+    assert_eq!(j.stones_with(PointStatus::Dead), vec![at("A5"), at("E5")]);
+    assert_eq!(j.owner(at("A5")), Owner::Black);
+    assert_eq!(j.owner(at("E5")), Owner::White);
+    let s = count(&game, &j);
+    // Territory (A5 and E5 included) plus one prisoner each.
+    assert_eq!((s.black, s.white), (28.0, 25.5));
+    assert_eq!(s.to_string(), "B+2.5");
+}
+
+#[test]
+fn area_counting_counts_stones_and_tromp_taylor_keeps_every_stone() {
+    let game = position(&DEAD_INSIDE, RuleSet::Chinese, 7.5);
+    let s = final_score(&game);
+    assert_eq!((s.black, s.white), (45.0, 43.5));
+    let game = position(&DEAD_INSIDE, RuleSet::TrompTaylor, 7.5);
+    let j = judge(&game);
+    assert!(j.stones_with(PointStatus::Dead).is_empty());
+    // With A5 and E5 alive their regions touch both colours: stones and
+    // the J column count.
+    let s = count(&game, &j);
+    assert_eq!((s.black, s.white), (28.0, 26.5));
+}
+
+/// Seki without eyes in the bottom-left corner: the white chain A3-C1 and
+/// the black stones A1, B2 share the liberties A2 and B1.
+const SEKI: [&str; 9] = [
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "XXXXO....",
+    "OOOXO....",
+    ".XOXO....",
+    "X.OXO....",
+];
+
+#[test]
+fn seki_without_eyes_bounds_no_territory() {
+    let game = position(&SEKI, RuleSet::Japanese, 6.5);
+    let j = judge(&game);
+    let seki = j.stones_with(PointStatus::Seki);
+    for p in ["A3", "B3", "C3", "C2", "C1", "B2", "A1"] {
+        assert!(seki.contains(&at(p)), "{p} should be in seki: {seki:?}");
+    }
+    assert_eq!(seki.len(), 7);
+    assert_eq!(j.owner(at("A2")), Owner::Dame);
+    assert_eq!(j.owner(at("B1")), Owner::Dame);
+    assert_eq!(j.territory(None), vec![at("A2"), at("B1")]);
+    assert!(j.stones_with(PointStatus::Dead).is_empty());
+    let s = count(&game, &j);
+    assert_eq!((s.black, s.white), (15.0, 42.5));
+    // Area counting: stones count, the shared liberties do not.
+    let game = position(&SEKI, RuleSet::Chinese, 7.5);
+    let s = final_score(&game);
+    assert_eq!((s.black, s.white), (14.0 + 15.0, 14.0 + 36.0 + 7.5));
+}
+
+/// D9 is cut from the wall: once White fills the dame D8, Black must
+/// connect at C9, so C9 is no one's.
+const MUST_CONNECT: [&str; 9] = [
+    "...XO....",
+    "..X.O....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+];
+
+#[test]
+fn a_point_that_must_be_filled_is_not_territory() {
+    let game = position(&MUST_CONNECT, RuleSet::Japanese, 6.5);
+    let j = judge(&game);
+    assert!(j.stones_with(PointStatus::Dead).is_empty());
+    assert_eq!(j.owner(at("D8")), Owner::Dame);
+    assert_eq!(j.owner(at("C9")), Owner::Dame);
+    assert_eq!(j.territory(None), vec![at("C9"), at("D8")]);
+    let s = count(&game, &j);
+    assert_eq!((s.black, s.white), (25.0, 42.5));
+}
+
+/// D5 looks like a black eye, but White holds E4 and E6 diagonally: it is a
+/// false eye, and Black must connect there to save E5.
+const FALSE_EYE: [&str; 9] = [
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "..X.XO...",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+];
+
+#[test]
+fn a_false_eye_is_not_territory() {
+    let game = position(&FALSE_EYE, RuleSet::Japanese, 6.5);
+    let j = judge(&game);
+    assert!(j.stones_with(PointStatus::Dead).is_empty(), "{j:?}");
+    // D5 is surrounded by Black, but E5 cuts: after White's dame, Black
+    // connects there.
+    assert_eq!(j.owner(at("D5")), Owner::Dame);
+}
+
+#[test]
+fn captures_and_swedish_pass_stones_count() {
+    for (rules, komi, want) in [
+        (RuleSet::Japanese, 6.5, (24.0, 42.5)),
+        // White passed four times, Black once: pass stones as prisoners.
+        (RuleSet::Swedish, 7.0, (28.0, 44.0)),
+    ] {
+        let mut game = Game::new(9, Rules::new(rules));
+        game.set_komi(komi);
+        setup(&mut game, &WALLS);
+        let b = |g: &mut Game, p| g.play(Color::Black, Move::Play(at(p))).unwrap();
+        let w_pass = |g: &mut Game| g.play(Color::White, Move::Pass).unwrap();
+        game.set_to_move(Color::White);
+        game.play(Color::White, Move::Play(at("B8"))).unwrap();
+        b(&mut game, "B9");
+        w_pass(&mut game);
+        b(&mut game, "A8");
+        w_pass(&mut game);
+        b(&mut game, "C8");
+        w_pass(&mut game);
+        b(&mut game, "B7");
+        if rules == RuleSet::Japanese {
+            assert_eq!(game.board().captures(Color::Black), 1);
+        }
+        game.play(Color::White, Move::Pass).unwrap();
+        game.play(Color::Black, Move::Pass).unwrap();
+        let s = final_score(&game);
+        assert_eq!((s.black, s.white), want, "{rules:?}");
+    }
+}
+
+#[test]
+fn handicap_game_counts_the_same_with_its_komi() {
+    let game = position(&WALLS, RuleSet::Japanese, 0.5);
+    assert_eq!(final_score(&game).to_string(), "W+9.5");
+}
+
+#[test]
+fn score_strings_follow_gtp() {
+    let s = |d: f64| Score {
+        black: 0.0,
+        white: 0.0,
+        black_minus_white: d,
+    };
+    assert_eq!(s(3.5).to_string(), "B+3.5");
+    assert_eq!(s(-0.5).to_string(), "W+0.5");
+    assert_eq!(s(0.0).to_string(), "0");
+    assert_eq!(s(-12.0).to_string(), "W+12");
+}
+
+#[test]
+fn recounting_from_the_lists_gives_the_score() {
+    for rows in [&DEAD_INSIDE, &SEKI, &MUST_CONNECT] {
+        let game = position(rows, RuleSet::Japanese, 6.5);
+        let j = judge(&game);
+        let s = count(&game, &j);
+        let board = game.board();
+        let mut pts = [0.0; 2];
+        for c in Color::ALL {
+            pts[c.index()] += j.territory(Some(c)).len() as f64;
+            pts[c.index()] += f64::from(board.captures(c));
+        }
+        for p in j.stones_with(PointStatus::Dead) {
+            pts[board.get(p).unwrap().opponent().index()] += 1.0;
+        }
+        assert_eq!((pts[0], pts[1] + 6.5), (s.black, s.white));
+        assert_eq!(j.ownership().len(), 81);
+    }
+}
+
+#[test]
+fn two_eyes_are_unconditionally_alive() {
+    let rows = [
+        ".X.XO....",
+        "XXXXO....",
+        "OOOOO....",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+    ];
+    let game = position(&rows, RuleSet::Japanese, 6.5);
+    let alive = unconditionally_alive(game.board(), Color::Black);
+    assert_eq!(alive.count(), 6);
+    assert!(unconditionally_alive(game.board(), Color::White).is_empty());
+    let j = judge(&game);
+    assert_eq!(j.status(at("A8")), Some(PointStatus::Alive));
+    assert_eq!(j.status(at("E9")), Some(PointStatus::Alive));
+}
+
+#[test]
+fn judging_is_deterministic() {
+    let game = position(&DEAD_INSIDE, RuleSet::Japanese, 6.5);
+    assert_eq!(judge(&game), judge(&game));
+    let a = judge_with_seed(&game, 7, 200);
+    assert_eq!(a, judge_with_seed(&game, 7, 200));
+}
+
+#[test]
+fn verdicts_do_not_hang_on_the_seed() {
+    for seed in 1..6 {
+        let game = position(&DEAD_INSIDE, RuleSet::Japanese, 6.5);
+        let j = judge_with_seed(&game, seed, DEFAULT_PLAYOUTS);
+        assert_eq!(j.stones_with(PointStatus::Dead), vec![at("A5"), at("E5")]);
+        let game = position(&SEKI, RuleSet::Japanese, 6.5);
+        let j = judge_with_seed(&game, seed, DEFAULT_PLAYOUTS);
+        assert_eq!(j.stones_with(PointStatus::Seki).len(), 7, "seed {seed}");
+    }
+}

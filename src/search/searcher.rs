@@ -451,7 +451,7 @@ impl Searcher {
                     if let Some(every) = report_every {
                         if last_report.elapsed() >= every {
                             last_report = Instant::now();
-                            report(&shared.analysis(start.elapsed(), false));
+                            report(&shared.analysis(start.elapsed(), true));
                         }
                     }
                     if !quiet && last_log.elapsed() >= Duration::from_secs(1) {

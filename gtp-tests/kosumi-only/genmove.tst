@@ -1,0 +1,31 @@
+# reg_genmove in clear 9x9 positions: the search must find the move that
+# decides the game, save its own chain, keep its big chain out of atari,
+# take the last neutral point under area counting and pass when only its
+# own territory is left under Japanese counting. kosumi only (GNU Go plays
+# some of these differently but not wrongly).
+
+# A nine-stone White chain in atari at F2: taking it decides the game,
+# anything else lets White connect to G2.
+loadsgf ../games/genmove-capture.sgf
+10 reg_genmove b
+#? [F2]
+
+# The same shape with colours swapped: Black extends or takes F1.
+loadsgf ../games/genmove-save.sgf
+20 reg_genmove b
+#? [F2|F1]
+
+# Filling either inner point would put twelve Black stones in atari.
+loadsgf ../games/genmove-ring.sgf
+30 reg_genmove b
+#? [!D5|E5]
+
+# Chinese counting, komi -7.5: the last dame (E9) decides the game.
+loadsgf ../games/genmove-dame.sgf
+40 reg_genmove b
+#? [E9]
+
+# Japanese counting, nothing left but own territory, White passed: pass.
+loadsgf ../games/genmove-territory.sgf
+50 reg_genmove b
+#? [pass|PASS]

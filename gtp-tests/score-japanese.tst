@@ -1,0 +1,55 @@
+# Japanese counting of finished positions (games/score-*.sgf, 9x9, set up
+# with AB/AW and ended by two passes). Expectations checked by hand under
+# the 1989 Japanese rules; GNU Go 3.8 agrees on tests 10-20 and 410.
+
+# Black owns A-B and J, White E-F; a lone white stone at A5 and a lone
+# black stone at E5, each in a strip too narrow to live in, are dead:
+# territory plus prisoners, 27 + 1 to 18 + 1 + 6.5.
+loadsgf games/score-dead.sgf
+10 final_score
+#? [B\+2\.5]
+20 final_status_list dead
+#? [A5 E5]
+30 final_status_list seki
+#? []
+40 final_status_list black_territory
+#? [.*A5.*]
+50 final_status_list white_territory
+#? [.*E5.*]
+60 final_status_list dame
+#? []
+
+# A seki without eyes in the corner: the white chain A3-C1 and the black
+# stones A1 and B2 share A2 and B1. The seki's points count for no one
+# (GNU Go 3.8 calls the white chain dead here and answers W+15.5).
+loadsgf games/score-seki.sgf
+110 final_score
+#? [W\+27\.5]
+120 final_status_list seki
+#? [(?=(.* )?A3( |$))(?=(.* )?C1( |$))(?=(.* )?A1( |$))(?=(.* )?B2( |$))\S+( \S+){6}]
+130 final_status_list dead
+#? []
+140 final_status_list dame
+#? [A2 B1|B1 A2]
+
+# D8 is an unfilled neutral point; once White fills it Black must connect
+# at C9, which is therefore not territory either (GNU Go 3.8 counts C9 for
+# Black: W+16.5).
+loadsgf games/score-neutral.sgf
+210 final_score
+#? [W\+17\.5]
+220 final_status_list dame
+#? [C9 D8|D8 C9]
+
+# D5 is a false eye: Black must fill it to save E5 (GNU Go 3.8: W+14.5).
+loadsgf games/score-false-eye.sgf
+310 final_score
+#? [W\+15\.5]
+320 final_status_list dead
+#? []
+
+# A white stone captured during the game counts for Black; komi 0.5 as in
+# a handicap game: 23 + 1 against 36 + 0.5.
+loadsgf games/score-captures.sgf
+410 final_score
+#? [W\+12\.5]
