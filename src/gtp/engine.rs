@@ -397,6 +397,7 @@ impl Engine {
         stream: Option<(&mut dyn Write, AnalyzeFormat, Duration)>,
     ) -> io::Result<Decision> {
         self.begin_search(false);
+        let started = std::time::Instant::now();
         let game = self.game.clone();
         let clock = self.clock.clone();
         let stop = self.stop.clone();
@@ -433,6 +434,8 @@ impl Engine {
         self.end_search();
         self.last_analysis = Some(analysis);
         if commit {
+            // Keep our own clock running for controllers that send no time_left.
+            self.clock.spend(color, started.elapsed());
             if let Decision::Play(mv) = decision {
                 if self.game.play(color, mv).is_err() {
                     // The searcher must never choose an illegal move; pass rather than break the game.
@@ -913,7 +916,7 @@ impl Engine {
         out: &mut dyn Write,
         format: AnalyzeFormat,
     ) -> io::Result<Outcome> {
-        if !cmd.arg(0).is_some_and(|a| parse_color(a).is_ok()) {
+        if cmd.arg(0).is_none_or(|a| parse_color(a).is_err()) {
             return Ok(Failure("invalid color".into()));
         }
         let args = match AnalyzeArgs::parse(&cmd.args, self.game.to_move()) {
