@@ -67,9 +67,12 @@ fn print_differences(path: &std::path::Path) {
                     break;
                 }
                 let end = t.find(']').unwrap();
-                let v = t[1..end].as_bytes();
+                let v = &t.as_bytes()[1..end];
                 if v.len() == 2 {
-                    marks.insert(Point::new((v[0] - b'a') as usize, (v[1] - b'a') as usize), owner);
+                    marks.insert(
+                        Point::new((v[0] - b'a') as usize, (v[1] - b'a') as usize),
+                        owner,
+                    );
                 }
                 rest = &t[end + 1..];
             }
@@ -97,7 +100,10 @@ fn print_differences(path: &std::path::Path) {
             (None, Owner::Dame) => '.',
         })
     });
-    println!("players' marks (! where the engine differs):\n{d}{}", diffs.join("\n"));
+    println!(
+        "players' marks (! where the engine differs):\n{d}{}",
+        diffs.join("\n")
+    );
 }
 
 #[test]
