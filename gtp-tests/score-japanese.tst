@@ -53,3 +53,28 @@ loadsgf games/score-false-eye.sgf
 loadsgf games/score-captures.sgf
 410 final_score
 #? [W\+12\.5]
+
+# Seki with eyes: the black chain B9-D8 (eye A9) and the white chain
+# F9-J8 (eye J9) share E9. Under Japanese rules neither eye nor the shared
+# liberty counts: 24 (F-J below row 7) against 18 (A-C) + 0.5.
+loadsgf games/score-seki-eyes.sgf
+510 final_score
+#? [B\+5\.5]
+520 final_status_list dead
+#? []
+530 final_status_list seki
+#? [(?=(.* )?B9( |$))(?=(.* )?D8( |$))(?=(.* )?F9( |$))(?=(.* )?J8( |$))\S+( \S+){14}]
+540 final_status_list dame
+#? [A9 E9 J9]
+
+# A hane-ko left open at the bottom: Black's F1 is in atari and White
+# could take it at E1. The position counts as it stands: F1 stays, no
+# prisoner changes hands, and E1 is Black's connection to make, not a point
+# (27 against 32 + 0.5).
+loadsgf games/score-hane-ko.sgf
+610 final_score
+#? [W\+5\.5]
+620 final_status_list dead
+#? []
+630 final_status_list dame
+#? [E1]

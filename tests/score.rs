@@ -9,7 +9,7 @@ fn repo() -> PathBuf {
 
 /// Exact agreement with the agreed KGS results reached on the dev set, less
 /// a small margin.
-const DEV_AGREEMENT: f64 = 0.90;
+const DEV_AGREEMENT: f64 = 0.91;
 
 #[test]
 fn dev_set_agrees_with_people() {
@@ -45,7 +45,65 @@ fn show_games() {
     for name in names.split(',') {
         let out = score_file(&dir.join(name), &Options::default()).unwrap();
         println!("{name}: {} ({:?})\n{}", out.score, out.time, out.diagram);
+        print_differences(&dir.join(name));
     }
+}
+
+/// The players' marks from `TB`/`TW` (looked at by people only, never by
+/// the scorer): points where they and the engine disagree.
+fn print_differences(path: &std::path::Path) {
+    use kosumi::board::{Color, Point};
+    use kosumi::score::{self, Owner};
+    let bytes = std::fs::read(path).unwrap();
+    let text = String::from_utf8_lossy(&bytes).to_string();
+    let mut marks = std::collections::HashMap::new();
+    for (tag, owner) in [("TB", Owner::Black), ("TW", Owner::White)] {
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find(tag) {
+            rest = &rest[i + 2..];
+            loop {
+                let t = rest.trim_start();
+                if !t.starts_with('[') {
+                    break;
+                }
+                let end = t.find(']').unwrap();
+                let v = &t.as_bytes()[1..end];
+                if v.len() == 2 {
+                    marks.insert(
+                        Point::new((v[0] - b'a') as usize, (v[1] - b'a') as usize),
+                        owner,
+                    );
+                }
+                rest = &t[end + 1..];
+            }
+        }
+    }
+    let record = kosumi::sgf::GameRecord::from_sgf(&bytes).unwrap();
+    let game = kosumi::cli::score_cmd::game_from_record(&record, None).unwrap();
+    let j = score::judge(&game);
+    let b = game.board();
+    let mut diffs = Vec::new();
+    let d = b.diagram(|p| {
+        let kgs = marks.get(&p).copied().unwrap_or(Owner::Dame);
+        let ours = j.owner(p);
+        if kgs != ours {
+            diffs.push(format!("{} kgs {kgs:?} ours {ours:?}", p.to_gtp(b.size())));
+            return Some('!');
+        }
+        Some(match (b.get(p), kgs) {
+            (Some(Color::Black), Owner::White) => 'x',
+            (Some(Color::White), Owner::Black) => 'o',
+            (Some(Color::Black), _) => 'X',
+            (Some(Color::White), _) => 'O',
+            (None, Owner::Black) => '+',
+            (None, Owner::White) => '-',
+            (None, Owner::Dame) => '.',
+        })
+    });
+    println!(
+        "players' marks (! where the engine differs):\n{d}{}",
+        diffs.join("\n")
+    );
 }
 
 #[test]

@@ -73,7 +73,42 @@ fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> Vec<PointStatus> {
             }
         }
     }
+    settle_seki_neighbours(board, &mut status);
     status
+}
+
+/// A chain judged dead that shares a liberty with an enemy chain judged to
+/// be in seki is in that seki too: if it were dead, its neighbour would
+/// simply be alive. The playouts that judge the two chains differ (each
+/// chain's opponent moves first), and where they disagree people agree on
+/// seki.
+fn settle_seki_neighbours(board: &Board, status: &mut [PointStatus]) {
+    loop {
+        let mut changed = false;
+        for c in Color::ALL {
+            let mut left = board.stones(c);
+            while let Some(p) = left.first() {
+                let chain = Bitboard::flood_fill(single(p), board.stones(c));
+                left &= !chain;
+                if status[p.index()] != PointStatus::Dead {
+                    continue;
+                }
+                let libs = board.liberties_bb(p);
+                let seki_next = (libs.neighbours() & board.stones(c.opponent()))
+                    .iter()
+                    .any(|q| status[q.index()] == PointStatus::Seki);
+                if seki_next {
+                    for q in chain.iter() {
+                        status[q.index()] = PointStatus::Seki;
+                    }
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
 }
 
 fn single(p: Point) -> Bitboard {

@@ -5,10 +5,11 @@
 //! position alone (never from a recorded result): Benson's algorithm settles
 //! unconditionally alive chains, seeded playouts from the final position
 //! (the opponent of each chain moving first, as in the 1989 Japanese
-//! confirmation) give every other chain a survival rate, seki shows up as
-//! liberties neither side may fill, and small enclosed areas are read out
-//! exactly under the confirmation ko rule (a ko may be retaken only after a
-//! pass), so bent four in the corner is dead. [`count`] then counts under
+//! confirmation) give every other chain a survival rate, and seki shows up
+//! as liberties neither side may fill (a chain the playouts call dead next
+//! to an enemy seki chain joins that seki). No exact reading is done yet:
+//! nakade needing a multi-stone sacrifice, close capturing races and bent
+//! four in the corner are left to the playouts. [`count`] then counts under
 //! the game's rules: territory plus prisoners (Japanese, Swedish) or area
 //! (Chinese, Tromp-Taylor).
 //!

@@ -299,3 +299,67 @@ fn verdicts_do_not_hang_on_the_seed() {
         assert_eq!(j.stones_with(PointStatus::Seki).len(), 7, "seed {seed}");
     }
 }
+
+/// Seki with eyes at the top: the black chain B9-D8 (eye A9) and the white
+/// chain F9-J8 (eye J9) share the liberty E9; whoever fills it is captured.
+/// Outside, a white wall on D (territory A-C) and a black wall on E
+/// (territory F-J).
+const SEKI_WITH_EYES: [&str; 9] = [
+    ".XXX.OOO.",
+    "XXXXOOOOO",
+    "OOOOXXXXX",
+    "...OX....",
+    "...OX....",
+    "...OX....",
+    "...OX....",
+    "...OX....",
+    "...OX....",
+];
+
+#[test]
+fn seki_with_eyes_counts_no_eye_under_japanese_rules() {
+    let game = position(&SEKI_WITH_EYES, RuleSet::Japanese, 0.5);
+    let j = judge(&game);
+    let seki = j.stones_with(PointStatus::Seki);
+    for p in ["B9", "D9", "A8", "D8", "F9", "H9", "E8", "J8"] {
+        assert!(seki.contains(&at(p)), "{p} should be in seki: {seki:?}");
+    }
+    assert_eq!(seki.len(), 15);
+    assert!(j.stones_with(PointStatus::Dead).is_empty());
+    // The eyes and the shared liberty are no one's.
+    for p in ["A9", "E9", "J9"] {
+        assert_eq!(j.owner(at(p)), Owner::Dame, "{p}");
+    }
+    let s = count(&game, &j);
+    assert_eq!((s.black, s.white), (24.0, 18.5));
+    assert_eq!(s.to_string(), "B+5.5");
+}
+
+/// The walls of [`WALLS`] with a hane-ko left open at the bottom: Black's
+/// F1 is in atari, White could take it at E1 and Black retake.
+const HANE_KO: [&str; 9] = [
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XOO...",
+    "...XXO...",
+    "...X.XO..",
+];
+
+#[test]
+fn a_hane_ko_left_open_counts_as_it_stands() {
+    let game = position(&HANE_KO, RuleSet::Japanese, 0.5);
+    let j = judge(&game);
+    assert!(j.stones_with(PointStatus::Dead).is_empty());
+    assert_eq!(j.status(at("F1")), Some(PointStatus::Alive));
+    // No prisoner changes hands: E1 is Black's connection to make, not
+    // White's point; White keeps the rest of its side.
+    assert_ne!(j.owner(at("E1")), Owner::White);
+    assert_eq!(j.owner(at("G2")), Owner::White);
+    let s = count(&game, &j);
+    // Black: A-C. White: F-J less its own stones F3, F2, G1 and Black's F1.
+    assert_eq!((s.black, s.white), (27.0, 32.5));
+}
