@@ -45,28 +45,30 @@ impl std::error::Error for PlayError {}
 
 const EMPTY: u8 = 2;
 const BORDER: u8 = 3;
-/// Neighbour counts are packed 4 bits per kind: black (border counts too),
-/// white (border counts too), empty; the top 4 bits mark which neighbours
-/// are empty (bit 12 + d for the neighbour `around(p)[d]`: north, west,
-/// east, south).
-const NB_SHIFT_EMPTY: u32 = 8;
-const NB_SHIFT_MASK: u32 = 12;
+/// What surrounds a point, as three 4-bit masks: bits `4 c + d` say that
+/// the neighbour `around(p)[d]` (north, west, east, south) holds cell `c`
+/// (black, white, empty); a border neighbour sets none of them.
 
-#[inline]
-const fn nb_unit(cell: u8) -> u16 {
-    1 << (cell as u32 * 4)
+/// The mask bit for neighbour `d` holding cell `c` (0..=2).
+#[inline(always)]
+const fn nb_bit(c: u8, d: usize) -> u16 {
+    1 << (4 * c as u32 + d as u32)
 }
 
-/// The packed neighbour summary of a point from its four neighbour cells
-/// (in `around` order).
+/// The 4-bit mask of neighbours holding cell `c` (0..=2).
+#[inline(always)]
+const fn nb_mask(nb: u16, c: u8) -> u32 {
+    (nb >> (4 * c as u32)) as u32 & 0xf
+}
+
+/// The neighbour summary of a point from its four neighbour cells (in
+/// `around` order).
 fn nb_of(cells: [u8; 4]) -> u16 {
     let mut nb = 0;
     for (d, c) in cells.into_iter().enumerate() {
-        nb += match c {
-            BORDER => nb_unit(0) + nb_unit(1),
-            EMPTY => nb_unit(EMPTY) + (1 << (NB_SHIFT_MASK + d as u32)),
-            c => nb_unit(c),
-        };
+        if c != BORDER {
+            nb |= nb_bit(c, d);
+        }
     }
     nb
 }
@@ -75,9 +77,7 @@ fn nb_of(cells: [u8; 4]) -> u16 {
 /// from empty to `stone`: `i` is that neighbour's neighbour `3 - d`.
 #[inline(always)]
 const fn nb_fill_delta(stone: u8, d: usize) -> u16 {
-    nb_unit(stone)
-        .wrapping_sub(nb_unit(EMPTY))
-        .wrapping_sub(1 << (NB_SHIFT_MASK + 3 - d as u32))
+    nb_bit(stone, 3 - d).wrapping_sub(nb_bit(EMPTY, 3 - d))
 }
 
 /// Liberties a lone stone gets from the empty neighbours in a mask (bit d:
@@ -393,13 +393,13 @@ impl Board {
     }
 
     #[inline]
-    fn neighbour_count(&self, p: usize, cell: u8) -> u32 {
-        (self.nb[p] >> (cell as u32 * 4)) as u32 & 0xf
+    fn neighbour_mask(&self, p: usize, cell: u8) -> u32 {
+        nb_mask(self.nb[p], cell)
     }
 
     #[inline]
     fn empty_neighbours(&self, p: usize) -> u32 {
-        (self.nb[p] >> NB_SHIFT_EMPTY) as u32 & 0xf
+        nb_mask(self.nb[p], EMPTY).count_ones()
     }
 
     #[inline]
@@ -636,19 +636,37 @@ impl Board {
     #[inline(always)]
     unsafe fn playout_ok<const ME: u8>(&self, i: usize) -> bool {
         let nb = self.nb_at(i);
-        if nb >> NB_SHIFT_MASK != 0 {
+        if nb_mask(nb, EMPTY) != 0 {
             // An empty neighbour: legal, and not an eye. Never the ko point,
             // whose neighbours are all the capturer's stones or border.
             return true;
         }
-        if (nb >> (ME as u32 * 4)) & 0xf == 4 {
+        let enemies = nb_mask(nb, ME ^ 1);
+        if enemies == 0 {
             // Eye-like for `ME` (so not the ko point, whose neighbours are
             // the opponent's): a true eye is refused, a false one is
             // legal unless it fills the last liberty of everything around.
             return !self.true_eye_diagonals(i, ME) && !self.is_suicide_as::<ME>(i);
         }
-        !self.is_ko_for(i, if ME == 0 { Color::Black } else { Color::White })
-            && !self.is_suicide_as::<ME>(i)
+        if nb_mask(nb, ME) == 0 {
+            // The opponent's eye: legal only if it captures (and is no ko).
+            return !self.is_ko_for(i, if ME == 0 { Color::Black } else { Color::White })
+                && self.captures_around(i, enemies);
+        }
+        !self.is_suicide_as::<ME>(i)
+    }
+
+    /// Whether one of the chains on the neighbours of `i` in `mask` has its
+    /// last liberty there.
+    ///
+    /// Safety: `i` is a point of the board, `mask` marks neighbours holding stones.
+    #[inline(always)]
+    unsafe fn captures_around(&self, i: usize, mask: u32) -> bool {
+        let [north, west, east, south] = Self::around(i);
+        (mask & 1 != 0 && self.chain_at(self.head_at(north)).in_atari())
+            || (mask & 2 != 0 && self.chain_at(self.head_at(west)).in_atari())
+            || (mask & 4 != 0 && self.chain_at(self.head_at(east)).in_atari())
+            || (mask & 8 != 0 && self.chain_at(self.head_at(south)).in_atari())
     }
 
     /// Suicide test for colour `ME` on an empty point with no empty neighbour.
@@ -788,9 +806,9 @@ impl Board {
         *self.next.get_unchecked_mut(i) = i as u16;
         self.ko = 0;
         self.last_move = i as u16;
-        let empty_mask = (nb >> NB_SHIFT_MASK) as usize;
+        let empty_mask = nb_mask(nb, EMPTY);
         // The lone stone's liberties are its empty neighbours.
-        let (libs, off_sum, off_sq) = *LONE_LIBS.get_unchecked(empty_mask);
+        let (libs, off_sum, off_sq) = *LONE_LIBS.get_unchecked(empty_mask as usize);
         let s = i as u32;
         *self.chain_mut(i) = ChainInfo {
             libs: libs as u16,
@@ -802,28 +820,45 @@ impl Board {
             // Four empty neighbours (common): nothing else to do.
             return 0;
         }
-        let eye_of_opponent = (nb >> (opp as u32 * 4)) & 0xf == 4;
+        let friends = nb_mask(nb, ME);
+        let enemies = nb_mask(nb, opp);
+        let eye_of_opponent = friends | empty_mask == 0;
 
-        // One pass: each neighbouring chain loses this point as a
-        // liberty; friends merge, enemies left without one are taken.
-        // A capture hands points back to the chains around it, this one
-        // included, before they merge, so the sums stay exact.
+        // Each neighbouring chain loses this point as a liberty; friends
+        // merge, then enemies left without one are taken. A capture hands
+        // points back to the chains around it, this one included.
         let mut mine = i;
-        let mut captured = 0u32;
-        let mut captured_point = 0usize;
         // Unrolled by hand: a loop keeps the neighbours in a stack array.
         let [north, west, east, south] = Self::around(i);
-        if empty_mask & 1 == 0 {
-            self.touch::<ME>(i, north, &mut mine, &mut captured, &mut captured_point);
+        if friends != 0 {
+            if friends & 1 != 0 {
+                mine = self.touch_friend(i, north, mine);
+            }
+            if friends & 2 != 0 {
+                mine = self.touch_friend(i, west, mine);
+            }
+            if friends & 4 != 0 {
+                mine = self.touch_friend(i, east, mine);
+            }
+            if friends & 8 != 0 {
+                mine = self.touch_friend(i, south, mine);
+            }
         }
-        if empty_mask & 2 == 0 {
-            self.touch::<ME>(i, west, &mut mine, &mut captured, &mut captured_point);
-        }
-        if empty_mask & 4 == 0 {
-            self.touch::<ME>(i, east, &mut mine, &mut captured, &mut captured_point);
-        }
-        if empty_mask & 8 == 0 {
-            self.touch::<ME>(i, south, &mut mine, &mut captured, &mut captured_point);
+        let mut captured = 0u32;
+        let mut captured_point = 0usize;
+        if enemies != 0 {
+            if enemies & 1 != 0 {
+                self.touch_enemy(i, north, &mut captured, &mut captured_point);
+            }
+            if enemies & 2 != 0 {
+                self.touch_enemy(i, west, &mut captured, &mut captured_point);
+            }
+            if enemies & 4 != 0 {
+                self.touch_enemy(i, east, &mut captured, &mut captured_point);
+            }
+            if enemies & 8 != 0 {
+                self.touch_enemy(i, south, &mut captured, &mut captured_point);
+            }
         }
         *self.captures.get_unchecked_mut(ME as usize) += captured;
 
@@ -839,37 +874,42 @@ impl Board {
         captured
     }
 
-    /// The stone just placed on `i` meets the non-empty neighbour slot `n`:
-    /// the chain there loses liberty `i`, and merges into `mine` (a friend)
-    /// or is captured (an enemy without liberties).
+    /// The stone just placed on `i` meets a friendly stone on `n`: that
+    /// chain loses liberty `i` and merges with `mine`, the head of the
+    /// chain of `i`; returns the head of the result.
     ///
-    /// Safety: `i` is a point of the board, `n` its neighbour, `mine` the
-    /// head of the chain of `i`.
+    /// Safety: `i` is a point of the board, `n` a neighbour holding a stone
+    /// of the same colour, `mine` a chain head.
     #[inline(always)]
-    unsafe fn touch<const ME: u8>(
+    unsafe fn touch_friend(&mut self, i: usize, n: usize, mine: usize) -> usize {
+        let h = self.head_at(n);
+        self.chain_mut(h).remove_lib(i);
+        if h == mine {
+            mine
+        } else if mine == i {
+            self.join_lone(i, h)
+        } else {
+            self.merge(mine, h)
+        }
+    }
+
+    /// The stone just placed on `i` meets an enemy stone on `n`: that chain
+    /// loses liberty `i` and is captured if it has no other.
+    ///
+    /// Safety: `i` is a point of the board, `n` a neighbour holding a stone
+    /// of the other colour.
+    #[inline(always)]
+    unsafe fn touch_enemy(
         &mut self,
         i: usize,
         n: usize,
-        mine: &mut usize,
         captured: &mut u32,
         captured_point: &mut usize,
     ) {
-        let c = self.cell_at(n);
-        if c == BORDER {
-            return;
-        }
         let h = self.head_at(n);
         let chain = self.chain_mut(h);
         chain.remove_lib(i);
-        if c == ME {
-            if h != *mine {
-                *mine = if *mine == i {
-                    self.join_lone(i, h)
-                } else {
-                    self.merge(*mine, h)
-                };
-            }
-        } else if chain.libs == 0 {
+        if chain.libs == 0 {
             *captured_point = n;
             *captured += self.remove_chain(h);
         }
@@ -1081,7 +1121,11 @@ impl Board {
     /// Whether `p` is empty with every neighbour a `color` stone or the edge.
     #[inline]
     pub fn is_eyelike(&self, p: Point, color: Color) -> bool {
-        self.cells[p.index()] == EMPTY && self.neighbour_count(p.index(), color as u8) == 4
+        // No empty and no opponent neighbour: own stones and border only.
+        self.cells[p.index()] == EMPTY
+            && self.neighbour_mask(p.index(), EMPTY)
+                | self.neighbour_mask(p.index(), 1 - color as u8)
+                == 0
     }
 
     /// Whether `p` is a true (not false) one-point eye of `color`.
