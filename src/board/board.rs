@@ -848,23 +848,23 @@ impl Board {
         let mut captured_point = 0usize;
         if enemies != 0 {
             if enemies & 1 != 0 {
-                self.touch_enemy(i, north, &mut captured, &mut captured_point);
+                self.touch_enemy::<ME>(i, north, &mut captured, &mut captured_point);
             }
             if enemies & 2 != 0 {
-                self.touch_enemy(i, west, &mut captured, &mut captured_point);
+                self.touch_enemy::<ME>(i, west, &mut captured, &mut captured_point);
             }
             if enemies & 4 != 0 {
-                self.touch_enemy(i, east, &mut captured, &mut captured_point);
+                self.touch_enemy::<ME>(i, east, &mut captured, &mut captured_point);
             }
             if enemies & 8 != 0 {
-                self.touch_enemy(i, south, &mut captured, &mut captured_point);
+                self.touch_enemy::<ME>(i, south, &mut captured, &mut captured_point);
             }
         }
         *self.captures.get_unchecked_mut(ME as usize) += captured;
 
         if self.chain_at(mine).libs == 0 {
             // Suicide, only reached when the caller allows it.
-            let lost = self.remove_chain(mine);
+            let lost = self.remove_chain::<ME>(mine);
             *self.captures.get_unchecked_mut(opp as usize) += lost;
         } else if captured == 1 && eye_of_opponent {
             // A lone stone (no friendly neighbour) that took one stone.
@@ -899,7 +899,7 @@ impl Board {
     /// Safety: `i` is a point of the board, `n` a neighbour holding a stone
     /// of the other colour.
     #[inline(always)]
-    unsafe fn touch_enemy(
+    unsafe fn touch_enemy<const ME: u8>(
         &mut self,
         i: usize,
         n: usize,
@@ -911,7 +911,11 @@ impl Board {
         chain.remove_lib(i);
         if chain.libs == 0 {
             *captured_point = n;
-            *captured += self.remove_chain(h);
+            *captured += if ME == 0 {
+                self.remove_chain::<1>(h)
+            } else {
+                self.remove_chain::<0>(h)
+            };
         }
     }
 
@@ -967,9 +971,11 @@ impl Board {
     /// Removes the chain headed at `h`, giving liberties back to the chains
     /// around it; returns its size.
     ///
-    /// Safety: `h` is the head of a chain.
-    unsafe fn remove_chain(&mut self, h: usize) -> u32 {
-        let stone = self.cell_at(h);
+    /// Safety: `h` is the head of a chain of colour `STONE` (0 or 1).
+    #[inline(never)]
+    unsafe fn remove_chain<const STONE: u8>(&mut self, h: usize) -> u32 {
+        debug_assert_eq!(self.cell_at(h), STONE);
+        let stone = STONE;
         let other = stone ^ 1;
         let mut count = 0;
         let mut s = h;
