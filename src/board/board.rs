@@ -127,8 +127,11 @@ impl ChainInfo {
 
     #[inline]
     fn in_atari(&self) -> bool {
+        // All pseudo-liberties of a chain in atari are its one liberty, met
+        // from at most 4 sides: a quick filter before the multiplications.
         let n = self.libs as u64;
-        n > 0 && n * self.lib_sum_sq as u64 == self.lib_sum as u64 * self.lib_sum as u64
+        n.wrapping_sub(1) < 4
+            && n * self.lib_sum_sq as u64 == self.lib_sum as u64 * self.lib_sum as u64
     }
 
     #[inline]
@@ -656,36 +659,38 @@ impl Board {
         !self.is_suicide_as::<ME>(i)
     }
 
+    /// Whether one of the chains on the neighbours of `i` in `mask` is in
+    /// atari (`ATARI`) or is not (`!ATARI`).
+    ///
+    /// Safety: `i` is a point of the board, `mask` marks neighbours holding stones.
+    #[inline(always)]
+    unsafe fn any_chain_around<const ATARI: bool>(&self, i: usize, mask: u32) -> bool {
+        let [north, west, east, south] = Self::around(i);
+        let atari = |n: usize| self.chain_at(self.head_at(n)).in_atari() == ATARI;
+        (mask & 1 != 0 && atari(north))
+            || (mask & 2 != 0 && atari(west))
+            || (mask & 4 != 0 && atari(east))
+            || (mask & 8 != 0 && atari(south))
+    }
+
     /// Whether one of the chains on the neighbours of `i` in `mask` has its
     /// last liberty there.
     ///
     /// Safety: `i` is a point of the board, `mask` marks neighbours holding stones.
     #[inline(always)]
     unsafe fn captures_around(&self, i: usize, mask: u32) -> bool {
-        let [north, west, east, south] = Self::around(i);
-        (mask & 1 != 0 && self.chain_at(self.head_at(north)).in_atari())
-            || (mask & 2 != 0 && self.chain_at(self.head_at(west)).in_atari())
-            || (mask & 4 != 0 && self.chain_at(self.head_at(east)).in_atari())
-            || (mask & 8 != 0 && self.chain_at(self.head_at(south)).in_atari())
+        self.any_chain_around::<true>(i, mask)
     }
 
-    /// Suicide test for colour `ME` on an empty point with no empty neighbour.
+    /// Suicide test for colour `ME` on an empty point with no empty neighbour:
+    /// every friendly chain around is in atari and no enemy chain is.
     ///
     /// Safety: `i` is a point of the board.
-    #[inline]
+    #[inline(always)]
     unsafe fn is_suicide_as<const ME: u8>(&self, i: usize) -> bool {
-        for n in Self::around(i) {
-            let c = self.cell_at(n);
-            if c == BORDER {
-                continue;
-            }
-            let atari = self.chain_at(self.head_at(n)).in_atari();
-            if (c == ME) != atari {
-                // A friendly chain with another liberty, or an enemy chain captured.
-                return false;
-            }
-        }
-        true
+        let nb = self.nb_at(i);
+        !self.any_chain_around::<false>(i, nb_mask(nb, ME))
+            && !self.captures_around(i, nb_mask(nb, ME ^ 1))
     }
 
     /// The first light-playout move for `color` (see
