@@ -45,9 +45,9 @@ impl std::error::Error for PlayError {}
 
 const EMPTY: u8 = 2;
 const BORDER: u8 = 3;
-/// What surrounds a point, as three 4-bit masks: bits `4 c + d` say that
-/// the neighbour `around(p)[d]` (north, west, east, south) holds cell `c`
-/// (black, white, empty); a border neighbour sets none of them.
+// What surrounds a point (`Board::nb`), as three 4-bit masks: bits
+// `4 c + d` say that the neighbour `around(p)[d]` (north, west, east,
+// south) holds cell `c` (black, white, empty); a border neighbour sets none.
 
 /// The mask bit for neighbour `d` holding cell `c` (0..=2).
 #[inline(always)]
