@@ -9,6 +9,7 @@
 //! per-colour bitboards serve flood fills and counting.
 
 use super::bitboard::Bitboard;
+use super::playout::FastRng;
 use super::point::{Color, Point, MAX_SIZE, SLOTS, STRIDE};
 use super::zobrist;
 use std::fmt;
@@ -44,14 +45,61 @@ impl std::error::Error for PlayError {}
 
 const EMPTY: u8 = 2;
 const BORDER: u8 = 3;
-/// Neighbour counts are packed 4 bits per kind: black (border counts too),
-/// white (border counts too), empty.
-const NB_SHIFT_EMPTY: u32 = 8;
+// What surrounds a point (`Board::nb`), as three 4-bit masks: bits
+// `4 c + d` say that the neighbour `around(p)[d]` (north, west, east,
+// south) holds cell `c` (black, white, empty); a border neighbour sets none.
 
-#[inline]
-const fn nb_unit(cell: u8) -> u16 {
-    1 << (cell as u32 * 4)
+/// The mask bit for neighbour `d` holding cell `c` (0..=2).
+#[inline(always)]
+const fn nb_bit(c: u8, d: usize) -> u16 {
+    1 << (4 * c as u32 + d as u32)
 }
+
+/// The 4-bit mask of neighbours holding cell `c` (0..=2).
+#[inline(always)]
+const fn nb_mask(nb: u16, c: u8) -> u32 {
+    (nb >> (4 * c as u32)) as u32 & 0xf
+}
+
+/// The neighbour summary of a point from its four neighbour cells (in
+/// `around` order).
+fn nb_of(cells: [u8; 4]) -> u16 {
+    let mut nb = 0;
+    for (d, c) in cells.into_iter().enumerate() {
+        if c != BORDER {
+            nb |= nb_bit(c, d);
+        }
+    }
+    nb
+}
+
+/// Change to the summary of neighbour `around(i)[d]` when point `i` goes
+/// from empty to `stone`: `i` is that neighbour's neighbour `3 - d`.
+#[inline(always)]
+const fn nb_fill_delta(stone: u8, d: usize) -> u16 {
+    nb_bit(stone, 3 - d).wrapping_sub(nb_bit(EMPTY, 3 - d))
+}
+
+/// Liberties a lone stone gets from the empty neighbours in a mask (bit d:
+/// `around(i)[d]` empty): count, sum of offsets, sum of squared offsets.
+const LONE_LIBS: [(u32, i32, u32); 16] = {
+    let off = [-(STRIDE as i32), -1, 1, STRIDE as i32];
+    let mut t = [(0, 0, 0); 16];
+    let mut m = 0;
+    while m < 16 {
+        let mut d = 0;
+        while d < 4 {
+            if m >> d & 1 != 0 {
+                t[m].0 += 1;
+                t[m].1 += off[d];
+                t[m].2 += (off[d] * off[d]) as u32;
+            }
+            d += 1;
+        }
+        m += 1;
+    }
+    t
+};
 
 /// Pseudo-liberty bookkeeping of one chain, stored at its head point.
 #[derive(Clone, Copy, Default)]
@@ -79,8 +127,11 @@ impl ChainInfo {
 
     #[inline]
     fn in_atari(&self) -> bool {
+        // All pseudo-liberties of a chain in atari are its one liberty, met
+        // from at most 4 sides: a quick filter before the multiplications.
         let n = self.libs as u64;
-        n > 0 && n * self.lib_sum_sq as u64 == self.lib_sum as u64 * self.lib_sum as u64
+        n.wrapping_sub(1) < 4
+            && n * self.lib_sum_sq as u64 == self.lib_sum as u64 * self.lib_sum as u64
     }
 
     #[inline]
@@ -177,15 +228,8 @@ impl Board {
         }
         for y in 0..size {
             for x in 0..size {
-                let p = Point::new(x, y);
-                let mut nb = 0;
-                for n in p.neighbours() {
-                    nb += match b.cells[n.index()] {
-                        BORDER => nb_unit(0) + nb_unit(1),
-                        c => nb_unit(c),
-                    };
-                }
-                b.nb[p.index()] = nb;
+                let i = Point::new(x, y).index();
+                b.nb[i] = nb_of(Self::around(i).map(|n| b.cells[n]));
             }
         }
         Some(b)
@@ -352,13 +396,13 @@ impl Board {
     }
 
     #[inline]
-    fn neighbour_count(&self, p: usize, cell: u8) -> u32 {
-        (self.nb[p] >> (cell as u32 * 4)) as u32 & 0xf
+    fn neighbour_mask(&self, p: usize, cell: u8) -> u32 {
+        nb_mask(self.nb[p], cell)
     }
 
     #[inline]
     fn empty_neighbours(&self, p: usize) -> u32 {
-        (self.nb[p] >> NB_SHIFT_EMPTY) as u32 & 0xf
+        nb_mask(self.nb[p], EMPTY).count_ones()
     }
 
     #[inline]
@@ -445,11 +489,10 @@ impl Board {
         self.hash ^= *zobrist::STONE.get_unchecked(s).get_unchecked(i);
         self.stones.get_unchecked_mut(s).insert_unchecked(i);
         *self.cells.get_unchecked_mut(i) = stone;
-        let delta = nb_unit(stone).wrapping_sub(nb_unit(EMPTY));
-        for n in Self::around(i) {
+        for (d, n) in Self::around(i).into_iter().enumerate() {
             // Border slots wrap harmlessly: their counts are never read.
             let c = self.nb.get_unchecked_mut(n);
-            *c = c.wrapping_add(delta);
+            *c = c.wrapping_add(nb_fill_delta(stone, d));
         }
     }
 
@@ -466,10 +509,9 @@ impl Board {
         self.hash ^= *zobrist::STONE.get_unchecked(s).get_unchecked(i);
         self.stones.get_unchecked_mut(s).remove_unchecked(i);
         *self.cells.get_unchecked_mut(i) = EMPTY;
-        let delta = nb_unit(EMPTY).wrapping_sub(nb_unit(stone));
-        for n in Self::around(i) {
+        for (d, n) in Self::around(i).into_iter().enumerate() {
             let c = self.nb.get_unchecked_mut(n);
-            *c = c.wrapping_add(delta);
+            *c = c.wrapping_sub(nb_fill_delta(stone, d));
         }
     }
 
@@ -527,19 +569,10 @@ impl Board {
     /// Safety: `i` is a point of the board.
     #[inline]
     unsafe fn is_suicide(&self, i: usize, color: Color) -> bool {
-        let me = color as u8;
-        for n in Self::around(i) {
-            let c = self.cell_at(n);
-            if c == BORDER {
-                continue;
-            }
-            let atari = self.chain_at(self.head_at(n)).in_atari();
-            if (c == me) != atari {
-                // A friendly chain with another liberty, or an enemy chain captured.
-                return false;
-            }
+        match color {
+            Color::Black => self.is_suicide_as::<0>(i),
+            Color::White => self.is_suicide_as::<1>(i),
         }
-        true
     }
 
     /// Whether the diagonals of point `i` make an eye of `me` there a true
@@ -594,20 +627,70 @@ impl Board {
     /// Safety: `i` is an empty point of the board.
     #[inline(always)]
     unsafe fn playout_move_ok(&self, i: usize, color: Color) -> bool {
+        match color {
+            Color::Black => self.playout_ok::<0>(i),
+            Color::White => self.playout_ok::<1>(i),
+        }
+    }
+
+    /// [`Board::is_playout_move`] for colour `ME` on a point known to be empty.
+    ///
+    /// Safety: `i` is an empty point of the board.
+    #[inline(always)]
+    unsafe fn playout_ok<const ME: u8>(&self, i: usize) -> bool {
         let nb = self.nb_at(i);
-        if nb >> NB_SHIFT_EMPTY != 0 {
+        if nb_mask(nb, EMPTY) != 0 {
             // An empty neighbour: legal, and not an eye. Never the ko point,
             // whose neighbours are all the capturer's stones or border.
             return true;
         }
-        if self.is_ko_for(i, color) {
-            return false;
+        let enemies = nb_mask(nb, ME ^ 1);
+        if enemies == 0 {
+            // Eye-like for `ME` (so not the ko point, whose neighbours are
+            // the opponent's): a true eye is refused, a false one is
+            // legal unless it fills the last liberty of everything around.
+            return !self.true_eye_diagonals(i, ME) && !self.is_suicide_as::<ME>(i);
         }
-        let me = color as u8;
-        if (nb >> (me as u32 * 4)) & 0xf == 4 && self.true_eye_diagonals(i, me) {
-            return false;
+        if nb_mask(nb, ME) == 0 {
+            // The opponent's eye: legal only if it captures (and is no ko).
+            return !self.is_ko_for(i, if ME == 0 { Color::Black } else { Color::White })
+                && self.captures_around(i, enemies);
         }
-        !self.is_suicide(i, color)
+        !self.is_suicide_as::<ME>(i)
+    }
+
+    /// Whether one of the chains on the neighbours of `i` in `mask` is in
+    /// atari (`ATARI`) or is not (`!ATARI`).
+    ///
+    /// Safety: `i` is a point of the board, `mask` marks neighbours holding stones.
+    #[inline(always)]
+    unsafe fn any_chain_around<const ATARI: bool>(&self, i: usize, mask: u32) -> bool {
+        let [north, west, east, south] = Self::around(i);
+        let atari = |n: usize| self.chain_at(self.head_at(n)).in_atari() == ATARI;
+        (mask & 1 != 0 && atari(north))
+            || (mask & 2 != 0 && atari(west))
+            || (mask & 4 != 0 && atari(east))
+            || (mask & 8 != 0 && atari(south))
+    }
+
+    /// Whether one of the chains on the neighbours of `i` in `mask` has its
+    /// last liberty there.
+    ///
+    /// Safety: `i` is a point of the board, `mask` marks neighbours holding stones.
+    #[inline(always)]
+    unsafe fn captures_around(&self, i: usize, mask: u32) -> bool {
+        self.any_chain_around::<true>(i, mask)
+    }
+
+    /// Suicide test for colour `ME` on an empty point with no empty neighbour:
+    /// every friendly chain around is in atari and no enemy chain is.
+    ///
+    /// Safety: `i` is a point of the board.
+    #[inline(always)]
+    unsafe fn is_suicide_as<const ME: u8>(&self, i: usize) -> bool {
+        let nb = self.nb_at(i);
+        !self.any_chain_around::<false>(i, nb_mask(nb, ME))
+            && !self.captures_around(i, nb_mask(nb, ME ^ 1))
     }
 
     /// The first light-playout move for `color` (see
@@ -616,22 +699,63 @@ impl Board {
     /// scans from the beginning. `None` when there is none.
     #[inline]
     pub fn playout_move_from(&self, start: usize, color: Color) -> Option<Point> {
-        // Two plain index loops: an iterator chain costs a branch per step.
+        let start = if start < self.empty_count { start } else { 0 };
+        // SAFETY: `start` is 0 or below `empty_count`.
+        unsafe {
+            match color {
+                Color::Black => self.playout_pick::<0>(start),
+                Color::White => self.playout_pick::<1>(start),
+            }
+        }
+        .map(Point::from_index)
+    }
+
+    /// The first light-playout move for `ME` scanning the empty list from
+    /// position `start` and wrapping round (libego's picker).
+    ///
+    /// Safety: `start < empty_count`, or `start == 0`.
+    #[inline(always)]
+    unsafe fn playout_pick<const ME: u8>(&self, start: usize) -> Option<usize> {
         let n = self.empty_count;
-        let start = start.min(n);
-        for range in [start..n, 0..start] {
-            for k in range {
-                // SAFETY: `k < empty_count <= SLOTS`, and the empty list
-                // holds exactly the empty points.
-                unsafe {
-                    let e = *self.empties.get_unchecked(k) as usize;
-                    if self.playout_move_ok(e, color) {
-                        return Some(Point::from_index(e));
-                    }
+        if n == 0 {
+            return None;
+        }
+        let mut k = start;
+        loop {
+            // SAFETY: `k < empty_count <= SLOTS`, and the empty list holds
+            // exactly the empty points.
+            let e = *self.empties.get_unchecked(k) as usize;
+            if self.playout_ok::<ME>(e) {
+                return Some(e);
+            }
+            k += 1;
+            if k == n {
+                k = 0;
+            }
+            if k == start {
+                return None;
+            }
+        }
+    }
+
+    /// One light-playout turn for colour `ME`: a uniformly random move that
+    /// is legal and fills no own true eye, or a pass (which clears the ko
+    /// point) when there is none. Returns whether a stone was played.
+    #[inline(always)]
+    pub(crate) fn playout_turn<const ME: u8>(&mut self, rng: &mut FastRng) -> bool {
+        let n = self.empty_count;
+        if n > 0 {
+            let start = rng.below(n);
+            // SAFETY: `start < empty_count`; the pick is an empty point.
+            unsafe {
+                if let Some(i) = self.playout_pick::<ME>(start) {
+                    self.play_as::<ME>(i);
+                    return true;
                 }
             }
         }
-        None
+        self.ko = 0;
+        false
     }
 
     /// Plays a stone after checking simple ko, suicide and occupancy.
@@ -668,71 +792,84 @@ impl Board {
     /// Safety: `i` is an empty point of the board.
     #[inline(always)]
     unsafe fn play_empty(&mut self, i: usize, color: Color) -> u32 {
-        let me = color as u8;
-        let opp = me ^ 1;
+        match color {
+            Color::Black => self.play_as::<0>(i),
+            Color::White => self.play_as::<1>(i),
+        }
+    }
+
+    /// Plays a stone of colour `ME` (0 black, 1 white) on `i`; returns the
+    /// stones captured.
+    ///
+    /// Safety: `i` is an empty point of the board.
+    #[inline(always)]
+    pub(crate) unsafe fn play_as<const ME: u8>(&mut self, i: usize) -> u32 {
+        let opp = ME ^ 1;
         let nb = self.nb_at(i);
-        self.place_stone(i, me);
+        self.place_stone(i, ME);
         *self.head.get_unchecked_mut(i) = i as u16;
         *self.next.get_unchecked_mut(i) = i as u16;
         self.ko = 0;
         self.last_move = i as u16;
-        if nb == 4 * nb_unit(EMPTY) {
-            // Four empty neighbours (common): a lone stone with four
-            // liberties around `i`; their sum is 4i and the sum of their
-            // squares 4i^2 + 2 STRIDE^2 + 2.
-            let (s, q) = (i as u32, STRIDE as u32);
-            *self.chain_mut(i) = ChainInfo {
-                libs: 4,
-                stones: 1,
-                lib_sum: 4 * s,
-                lib_sum_sq: 4 * s * s + 2 * q * q + 2,
-            };
+        let empty_mask = nb_mask(nb, EMPTY);
+        // The lone stone's liberties are its empty neighbours.
+        let (libs, off_sum, off_sq) = *LONE_LIBS.get_unchecked(empty_mask as usize);
+        let s = i as u32;
+        *self.chain_mut(i) = ChainInfo {
+            libs: libs as u16,
+            stones: 1,
+            lib_sum: libs * s + off_sum as u32,
+            lib_sum_sq: (libs * s + 2 * off_sum as u32) * s + off_sq,
+        };
+        if empty_mask == 0xf {
+            // Four empty neighbours (common): nothing else to do.
             return 0;
         }
-        let eye_of_opponent = (nb >> (opp as u32 * 4)) & 0xf == 4;
-        let around = Self::around(i);
-        let mut own = ChainInfo {
-            libs: 0,
-            stones: 1,
-            lib_sum: 0,
-            lib_sum_sq: 0,
-        };
-        for n in around {
-            if self.cell_at(n) == EMPTY {
-                own.add_lib(n);
+        let friends = nb_mask(nb, ME);
+        let enemies = nb_mask(nb, opp);
+        let eye_of_opponent = friends | empty_mask == 0;
+
+        // Each neighbouring chain loses this point as a liberty; friends
+        // merge, then enemies left without one are taken. A capture hands
+        // points back to the chains around it, this one included.
+        let mut mine = i;
+        // Unrolled by hand: a loop keeps the neighbours in a stack array.
+        let [north, west, east, south] = Self::around(i);
+        if friends != 0 {
+            if friends & 1 != 0 {
+                mine = self.touch_friend(i, north, mine);
+            }
+            if friends & 2 != 0 {
+                mine = self.touch_friend(i, west, mine);
+            }
+            if friends & 4 != 0 {
+                mine = self.touch_friend(i, east, mine);
+            }
+            if friends & 8 != 0 {
+                mine = self.touch_friend(i, south, mine);
             }
         }
-        *self.chain_mut(i) = own;
-
-        // One pass: each neighbouring chain loses this point as a
-        // liberty; friends merge, enemies left without one are taken.
-        // A capture hands points back to the chains around it, this one
-        // included, before they merge, so the sums stay exact.
-        let mut mine = i;
         let mut captured = 0u32;
         let mut captured_point = 0usize;
-        for n in around {
-            let c = self.cell_at(n);
-            if c >= EMPTY {
-                continue;
+        if enemies != 0 {
+            if enemies & 1 != 0 {
+                self.touch_enemy::<ME>(i, north, &mut captured, &mut captured_point);
             }
-            let h = self.head_at(n);
-            let chain = self.chain_mut(h);
-            chain.remove_lib(i);
-            if c == me {
-                if h != mine {
-                    mine = self.merge(mine, h);
-                }
-            } else if chain.libs == 0 {
-                captured_point = n;
-                captured += self.remove_chain(h);
+            if enemies & 2 != 0 {
+                self.touch_enemy::<ME>(i, west, &mut captured, &mut captured_point);
+            }
+            if enemies & 4 != 0 {
+                self.touch_enemy::<ME>(i, east, &mut captured, &mut captured_point);
+            }
+            if enemies & 8 != 0 {
+                self.touch_enemy::<ME>(i, south, &mut captured, &mut captured_point);
             }
         }
-        *self.captures.get_unchecked_mut(me as usize) += captured;
+        *self.captures.get_unchecked_mut(ME as usize) += captured;
 
         if self.chain_at(mine).libs == 0 {
             // Suicide, only reached when the caller allows it.
-            let lost = self.remove_chain(mine);
+            let lost = self.remove_chain::<ME>(mine);
             *self.captures.get_unchecked_mut(opp as usize) += lost;
         } else if captured == 1 && eye_of_opponent {
             // A lone stone (no friendly neighbour) that took one stone.
@@ -740,6 +877,69 @@ impl Board {
             self.ko_color = opp;
         }
         captured
+    }
+
+    /// The stone just placed on `i` meets a friendly stone on `n`: that
+    /// chain loses liberty `i` and merges with `mine`, the head of the
+    /// chain of `i`; returns the head of the result.
+    ///
+    /// Safety: `i` is a point of the board, `n` a neighbour holding a stone
+    /// of the same colour, `mine` a chain head.
+    #[inline(always)]
+    unsafe fn touch_friend(&mut self, i: usize, n: usize, mine: usize) -> usize {
+        let h = self.head_at(n);
+        self.chain_mut(h).remove_lib(i);
+        if h == mine {
+            mine
+        } else if mine == i {
+            self.join_lone(i, h)
+        } else {
+            self.merge(mine, h)
+        }
+    }
+
+    /// The stone just placed on `i` meets an enemy stone on `n`: that chain
+    /// loses liberty `i` and is captured if it has no other.
+    ///
+    /// Safety: `i` is a point of the board, `n` a neighbour holding a stone
+    /// of the other colour.
+    #[inline(always)]
+    unsafe fn touch_enemy<const ME: u8>(
+        &mut self,
+        i: usize,
+        n: usize,
+        captured: &mut u32,
+        captured_point: &mut usize,
+    ) {
+        let h = self.head_at(n);
+        let chain = self.chain_mut(h);
+        chain.remove_lib(i);
+        if chain.libs == 0 {
+            *captured_point = n;
+            *captured += if ME == 0 {
+                self.remove_chain::<1>(h)
+            } else {
+                self.remove_chain::<0>(h)
+            };
+        }
+    }
+
+    /// Adds the lone stone `i` (its own chain so far) to the chain headed
+    /// at `h`; returns `h`.
+    ///
+    /// Safety: `i` is a lone stone heading its chain, `h` another chain's head.
+    #[inline(always)]
+    unsafe fn join_lone(&mut self, i: usize, h: usize) -> usize {
+        *self.head.get_unchecked_mut(i) = h as u16;
+        *self.next.get_unchecked_mut(i) = self.next_at(h) as u16;
+        *self.next.get_unchecked_mut(h) = i as u16;
+        let own = *self.chain_at(i);
+        let chain = self.chain_mut(h);
+        chain.libs += own.libs;
+        chain.stones += 1;
+        chain.lib_sum += own.lib_sum;
+        chain.lib_sum_sq += own.lib_sum_sq;
+        h
     }
 
     /// Merges chains headed at `a` and `b`, relabelling the smaller; returns
@@ -776,9 +976,11 @@ impl Board {
     /// Removes the chain headed at `h`, giving liberties back to the chains
     /// around it; returns its size.
     ///
-    /// Safety: `h` is the head of a chain.
-    unsafe fn remove_chain(&mut self, h: usize) -> u32 {
-        let stone = self.cell_at(h);
+    /// Safety: `h` is the head of a chain of colour `STONE` (0 or 1).
+    #[inline(never)]
+    unsafe fn remove_chain<const STONE: u8>(&mut self, h: usize) -> u32 {
+        debug_assert_eq!(self.cell_at(h), STONE);
+        let stone = STONE;
         let other = stone ^ 1;
         let mut count = 0;
         let mut s = h;
@@ -930,7 +1132,11 @@ impl Board {
     /// Whether `p` is empty with every neighbour a `color` stone or the edge.
     #[inline]
     pub fn is_eyelike(&self, p: Point, color: Color) -> bool {
-        self.cells[p.index()] == EMPTY && self.neighbour_count(p.index(), color as u8) == 4
+        // No empty and no opponent neighbour: own stones and border only.
+        self.cells[p.index()] == EMPTY
+            && self.neighbour_mask(p.index(), EMPTY)
+                | self.neighbour_mask(p.index(), 1 - color as u8)
+                == 0
     }
 
     /// Whether `p` is a true (not false) one-point eye of `color`.
@@ -1087,14 +1293,7 @@ impl Board {
         let mut checked = Bitboard::EMPTY;
         for p in self.points() {
             let i = p.index();
-            let mut nb = 0;
-            for n in p.neighbours() {
-                nb += match self.cells[n.index()] {
-                    BORDER => nb_unit(0) + nb_unit(1),
-                    c => nb_unit(c),
-                };
-            }
-            if nb != self.nb[i] {
+            if nb_of(Self::around(i).map(|n| self.cells[n])) != self.nb[i] {
                 return Err(format!("neighbour counts wrong at {p:?}"));
             }
             match self.cells[i] {

@@ -47,36 +47,57 @@ pub struct PlayoutResult {
 /// have been played. Simple ko only.
 pub fn light_playout(
     board: &mut Board,
-    mut to_move: Color,
+    to_move: Color,
     rng: &mut FastRng,
     max_moves: usize,
 ) -> PlayoutResult {
     let mut passes = 0;
     let mut moves = 0;
-    while passes < 2 {
-        if moves >= max_moves {
-            return PlayoutResult {
-                moves,
-                capped: true,
-            };
+    // Colours alternate in a fixed order so each turn is compiled for its
+    // colour.
+    if to_move == Color::White {
+        if let Some(r) = turn::<1>(board, rng, &mut passes, &mut moves, max_moves) {
+            return r;
         }
-        match random_move(board, to_move, rng) {
-            Some(p) => {
-                board.play_unchecked(p, to_move);
-                passes = 0;
-                moves += 1;
-            }
-            None => {
-                board.clear_ko();
-                passes += 1;
-            }
+    }
+    loop {
+        if let Some(r) = turn::<0>(board, rng, &mut passes, &mut moves, max_moves) {
+            return r;
         }
-        to_move = to_move.opponent();
+        if let Some(r) = turn::<1>(board, rng, &mut passes, &mut moves, max_moves) {
+            return r;
+        }
     }
-    PlayoutResult {
-        moves,
-        capped: false,
+}
+
+/// One turn of colour `ME` in [`light_playout`]; the result once it ends.
+#[inline(always)]
+fn turn<const ME: u8>(
+    board: &mut Board,
+    rng: &mut FastRng,
+    passes: &mut u32,
+    moves: &mut usize,
+    max_moves: usize,
+) -> Option<PlayoutResult> {
+    if *moves >= max_moves {
+        return Some(PlayoutResult {
+            moves: *moves,
+            capped: true,
+        });
     }
+    if board.playout_turn::<ME>(rng) {
+        *passes = 0;
+        *moves += 1;
+    } else {
+        *passes += 1;
+        if *passes == 2 {
+            return Some(PlayoutResult {
+                moves: *moves,
+                capped: false,
+            });
+        }
+    }
+    None
 }
 
 /// A uniformly random legal move for `color` that fills none of its true
@@ -144,6 +165,53 @@ mod tests {
                         }
                     }
                     to_move = to_move.opponent();
+                }
+            }
+        }
+    }
+
+    /// The fast playout loop plays exactly the game that `random_move` and
+    /// `play_unchecked` give with the same generator, and leaves a sound
+    /// board (hash and bitboards included).
+    #[test]
+    fn light_playout_matches_move_by_move_play() {
+        let mut seeds = FastRng::new(3);
+        for size in [1, 2, 3, 5, 7, 9, 13, 19, 25] {
+            for start in [Color::Black, Color::White] {
+                for cap in [0, 1, 7, 10_000] {
+                    let seed = seeds.next_u64();
+                    let mut fast = Board::new(size);
+                    let result = light_playout(&mut fast, start, &mut FastRng::new(seed), cap);
+                    fast.check_invariants().unwrap();
+
+                    let mut slow = Board::new(size);
+                    let mut rng = FastRng::new(seed);
+                    let (mut to_move, mut passes, mut moves) = (start, 0, 0);
+                    let capped = loop {
+                        if passes == 2 {
+                            break false;
+                        }
+                        if moves >= cap {
+                            break true;
+                        }
+                        match random_move(&slow, to_move, &mut rng) {
+                            Some(p) => {
+                                slow.play_unchecked(p, to_move);
+                                passes = 0;
+                                moves += 1;
+                            }
+                            None => {
+                                slow.clear_ko();
+                                passes += 1;
+                            }
+                        }
+                        to_move = to_move.opponent();
+                    };
+                    assert_eq!(result, PlayoutResult { moves, capped }, "size {size}");
+                    assert_eq!(fast, slow, "size {size}");
+                    assert_eq!(fast.position_hash(), slow.position_hash());
+                    assert_eq!(fast.to_string(), slow.to_string());
+                    assert_eq!(fast.last_move(), slow.last_move());
                 }
             }
         }
