@@ -89,12 +89,34 @@ const WHITE_IN_ATARI: [&str; 9] = [
     "O O O O X . . . .",
 ];
 
+/// [`WHITE_IN_ATARI`] with a White stone on G2: any move but the capture at
+/// F2 lets White connect, so the capture is the only good move (without G2,
+/// Black G2 also wins and the choice depends on the seed).
+const WHITE_IN_ATARI_CONNECTING: [&str; 9] = [
+    ". . . . . X O . .",
+    ". . . . . X O . .",
+    ". . . . . X O . .",
+    ". . . . . X O . .",
+    ". . . . . X O . .",
+    ". . . . . X O . .",
+    "X X X X X X O . .",
+    "O O O O O . O . .",
+    "O O O O X . . . .",
+];
+
 #[test]
 fn captures_the_deciding_chain() {
-    let game = setup(&WHITE_IN_ATARI, "japanese", 6.5);
-    let (d, a) = genmove(&mut searcher(1000, 1), &game, Color::Black);
-    assert_eq!(d, Decision::Play(at("F2", 9)), "{:?}", a.candidates.first());
-    assert!(a.winrate > 0.7, "{}", a.winrate);
+    let game = setup(&WHITE_IN_ATARI_CONNECTING, "japanese", 6.5);
+    for seed in [1, 2, 3] {
+        let (d, a) = genmove(&mut searcher(1000, seed), &game, Color::Black);
+        assert_eq!(
+            d,
+            Decision::Play(at("F2", 9)),
+            "seed {seed}: {:?}",
+            a.candidates.first()
+        );
+        assert!(a.winrate > 0.7, "{}", a.winrate);
+    }
 }
 
 #[test]
