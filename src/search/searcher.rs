@@ -123,7 +123,8 @@ impl TreeState {
 /// let (decision, analysis) = searcher.genmove(&game, Color::Black, &Clock::none(), false,
 ///     &AtomicBool::new(false), None, &mut |_| {});
 /// assert!(matches!(decision, Decision::Play(_)));
-/// assert_eq!(analysis.playouts, 200);
+/// // It may stop early once the best move cannot be overtaken.
+/// assert!(analysis.playouts > 0 && analysis.playouts <= 200);
 /// ```
 pub struct Searcher {
     params: SearchParams,
