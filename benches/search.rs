@@ -28,6 +28,7 @@ fn search(c: &mut Criterion) {
                     kosumi::search::Limits {
                         playouts: Some(playouts),
                         time: None,
+                        ..Default::default()
                     },
                     &stop,
                     None,

@@ -194,3 +194,41 @@ fn genmove_analyze_ends_with_play() {
         r[2]
     );
 }
+
+/// Runs one analysis command for a moment and returns the moves it listed.
+fn analysed_moves(command: &str) -> Vec<String> {
+    let mut child = kosumi().spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    stdin
+        .write_all(format!("boardsize 9\n{command}\n").as_bytes())
+        .unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(600));
+    stdin.write_all(b"protocol_version\n").unwrap();
+    drop(stdin);
+    let mut out = String::new();
+    stdout.read_to_string(&mut out).unwrap();
+    assert!(child.wait().unwrap().success());
+    let mut moves: Vec<String> = out
+        .split("info move ")
+        .skip(1)
+        .filter_map(|part| part.split_whitespace().next().map(str::to_string))
+        .collect();
+    moves.sort();
+    moves.dedup();
+    moves
+}
+
+#[test]
+fn analysis_honours_allow_and_avoid() {
+    assert_eq!(
+        analysed_moves("lz-analyze b 10 allow b e5,c3 1"),
+        ["C3", "E5"]
+    );
+    let avoided = analysed_moves("kata-analyze b 10 avoid b e5,c3,d4 1 avoid w a1 1");
+    assert!(!avoided.is_empty());
+    for m in ["E5", "C3", "D4"] {
+        assert!(!avoided.iter().any(|a| a == m), "{m} in {avoided:?}");
+    }
+}

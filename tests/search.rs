@@ -332,6 +332,7 @@ fn memory_cap_stops_growth_not_search() {
     let limits = Limits {
         playouts: Some(3000),
         time: None,
+        ..Default::default()
     };
     let a = s.analyze(
         &game,
@@ -405,6 +406,7 @@ fn searcher_can_ponder_on_another_thread() {
             Limits {
                 playouts: Some(400),
                 time: None,
+                ..Default::default()
             },
             &flag,
             None,
@@ -471,6 +473,7 @@ fn two_threads_share_one_tree_consistently() {
         let limits = Limits {
             playouts: Some(1500),
             time: None,
+            ..Default::default()
         };
         let a = s.analyze(
             &game,

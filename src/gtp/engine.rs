@@ -831,6 +831,7 @@ impl Engine {
         let limits = Limits {
             playouts: Some(quick_playouts(self.size())),
             time: Some(Duration::from_secs(3)),
+            ..Limits::default()
         };
         let a = self
             .searcher
@@ -863,7 +864,7 @@ impl Engine {
         out: &mut dyn Write,
         format: AnalyzeFormat,
     ) -> io::Result<Outcome> {
-        let args = match AnalyzeArgs::parse(&cmd.args, self.game.to_move()) {
+        let args = match AnalyzeArgs::parse(&cmd.args, self.game.to_move(), self.size()) {
             Ok(a) => a,
             Err(e) => return Ok(Failure(e)),
         };
@@ -878,20 +879,26 @@ impl Engine {
         let size = self.size();
         let color = args.color;
         let mut failed = None;
-        let a = self.searcher.analyze(
-            &game,
-            color,
-            Limits::default(),
-            &stop,
-            Some(args.interval),
-            &mut |a| {
+        let pick = |list: &[(Color, Move)]| -> Vec<Move> {
+            list.iter()
+                .filter(|(c, _)| *c == color)
+                .map(|&(_, m)| m)
+                .collect()
+        };
+        let limits = Limits {
+            allow: pick(&args.allow),
+            avoid: pick(&args.avoid),
+            ..Limits::default()
+        };
+        let a = self
+            .searcher
+            .analyze(&game, color, limits, &stop, Some(args.interval), &mut |a| {
                 if failed.is_none() {
                     if let Err(e) = write_analysis(out, a, format, size, color) {
                         failed = Some(e);
                     }
                 }
-            },
-        );
+            });
         self.end_search();
         self.last_analysis = Some(a);
         if let Some(e) = failed {
@@ -919,7 +926,7 @@ impl Engine {
         if cmd.arg(0).is_none_or(|a| parse_color(a).is_err()) {
             return Ok(Failure("invalid color".into()));
         }
-        let args = match AnalyzeArgs::parse(&cmd.args, self.game.to_move()) {
+        let args = match AnalyzeArgs::parse(&cmd.args, self.game.to_move(), self.size()) {
             Ok(a) => a,
             Err(e) => return Ok(Failure(e)),
         };
@@ -1254,15 +1261,20 @@ struct AnalyzeArgs {
     color: Color,
     interval: Duration,
     ownership: bool,
+    /// `allow` and `avoid` lists: the colour they bind and its moves.
+    allow: Vec<(Color, Move)>,
+    avoid: Vec<(Color, Move)>,
 }
 
 impl AnalyzeArgs {
     /// `[color] [interval] [key value]...` as Leela Zero and KataGo take them.
-    fn parse(args: &[String], default: Color) -> Result<AnalyzeArgs, String> {
+    fn parse(args: &[String], default: Color, size: usize) -> Result<AnalyzeArgs, String> {
         let mut out = AnalyzeArgs {
             color: default,
             interval: Duration::from_millis(500),
             ownership: false,
+            allow: Vec::new(),
+            avoid: Vec::new(),
         };
         let mut i = 0;
         if let Some(c) = args.first().and_then(|a| parse_color(a).ok()) {
@@ -1289,8 +1301,22 @@ impl AnalyzeArgs {
                     | "rootInfo",
                     Some(_),
                 ) => {}
-                ("allow" | "avoid", Some(_)) => {
-                    // `allow|avoid <color> <vertices> <until depth>`
+                ("allow" | "avoid", Some(c)) => {
+                    // `allow|avoid <color> <vertex,vertex,...> <until depth>`:
+                    // applied to the first move of that colour.
+                    let color = parse_color(c).map_err(|_| format!("invalid {key} color '{c}'"))?;
+                    let list = args.get(i + 2).ok_or(format!("missing {key} vertices"))?;
+                    let depth = args.get(i + 3).ok_or(format!("missing {key} depth"))?;
+                    parse_int(depth).map_err(|_| format!("invalid {key} depth '{depth}'"))?;
+                    for v in list.split(',').filter(|v| !v.is_empty()) {
+                        let mv = parse_vertex(v, size)
+                            .map_err(|_| format!("invalid {key} vertex '{v}'"))?;
+                        if key == "allow" {
+                            out.allow.push((color, mv));
+                        } else {
+                            out.avoid.push((color, mv));
+                        }
+                    }
                     i += 2;
                 }
                 _ => return Err(format!("invalid analyze argument '{key}'")),

@@ -104,13 +104,17 @@ pub fn default_max_memory() -> usize {
     }
 }
 
-/// What bounds one search.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// What bounds one search, and which first moves it may consider.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Limits {
     /// Stop after this many playouts.
     pub playouts: Option<u64>,
     /// Stop after this much time.
     pub time: Option<Duration>,
+    /// When not empty, the only first moves searched (Leela Zero's `allow`).
+    pub allow: Vec<Move>,
+    /// First moves never searched (Leela Zero's `avoid`).
+    pub avoid: Vec<Move>,
 }
 
 /// One candidate move in an analysis, best first.

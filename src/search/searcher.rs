@@ -47,12 +47,15 @@ const RESIGN_MIN_PLAYOUTS: u64 = 200;
 const NODE_BYTES: usize = std::mem::size_of::<Node>();
 
 /// How one search is bounded.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Control {
     playouts: Option<u64>,
     soft: Option<Duration>,
     hard: Option<Duration>,
     early_stop: bool,
+    /// Root moves the search may try (all when empty) and must not try.
+    allow: Vec<Move>,
+    avoid: Vec<Move>,
 }
 
 /// The tree kept between searches, rooted at `root_game`.
@@ -298,6 +301,8 @@ impl Searcher {
             soft: limits.time,
             hard: limits.time,
             early_stop: false,
+            allow: limits.allow,
+            avoid: limits.avoid,
         };
         self.search(game, color, ctl, false, stop, report_every, report)
             .0
@@ -362,6 +367,17 @@ impl Searcher {
                     forbidden[p.index()] = true;
                 }
             }
+        }
+        if !ctl.allow.is_empty() {
+            let allowed: Vec<u16> = ctl.allow.iter().map(|&m| move_code(m)).collect();
+            for (code, f) in forbidden.iter_mut().enumerate() {
+                if !allowed.contains(&(code as u16)) {
+                    *f = true;
+                }
+            }
+        }
+        for &m in &ctl.avoid {
+            forbidden[move_code(m) as usize] = true;
         }
         let moves = game.moves();
         let root_passes = match moves.last() {

@@ -336,7 +336,7 @@ async function main() {
     )
     await analyzeAndStop(
       controller,
-      {name: 'kata-analyze', args: ['B', 'interval', '10', 'maxmoves', '5', 'allow', 'b', 'K10,C3', '1']},
+      {name: 'kata-analyze', args: ['B', 'interval', '10', 'maxmoves', '5', 'allow', 'b', 'C5,S15', '1']},
       true,
       occupied,
       1
