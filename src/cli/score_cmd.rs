@@ -117,20 +117,25 @@ pub struct Counted {
     pub time: Duration,
 }
 
+/// Judges life and death with the seed and playouts the options give.
+fn judge(game: &Game, opts: &Options) -> score::Judgement {
+    match (opts.seed, opts.playouts) {
+        (None, None) => score::judge(game),
+        (seed, n) => score::judge_with_seed(
+            game,
+            seed.unwrap_or(score::DEFAULT_SEED),
+            n.unwrap_or(score::DEFAULT_PLAYOUTS),
+        ),
+    }
+}
+
 /// Reads, judges and counts one SGF file.
 pub fn score_file(path: &Path, opts: &Options) -> Result<Counted, String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     let record = GameRecord::from_sgf(&bytes).map_err(|e| e.to_string())?;
     let game = game_from_record(&record, opts.rules)?;
     let start = Instant::now();
-    let j = match (opts.seed, opts.playouts) {
-        (None, None) => score::judge(&game),
-        (seed, n) => score::judge_with_seed(
-            &game,
-            seed.unwrap_or(score::DEFAULT_SEED),
-            n.unwrap_or(score::DEFAULT_PLAYOUTS),
-        ),
-    };
+    let j = judge(&game, opts);
     let s = score::count(&game, &j);
     let time = start.elapsed();
     Ok(Counted {
@@ -362,14 +367,7 @@ fn compare_one(path: &Path, opts: &Options) -> Outcome {
         let recorded = parse_result(&re).ok_or_else(|| format!("RE[{re}] is not a count"))?;
         let game = game_from_record(&record, opts.rules)?;
         let start = Instant::now();
-        let j = match (opts.seed, opts.playouts) {
-            (None, None) => score::judge(&game),
-            (seed, n) => score::judge_with_seed(
-                &game,
-                seed.unwrap_or(score::DEFAULT_SEED),
-                n.unwrap_or(score::DEFAULT_PLAYOUTS),
-            ),
-        };
+        let j = judge(&game, opts);
         let engine = score::count(&game, &j);
         Ok(Outcome::Compared {
             engine,

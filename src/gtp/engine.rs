@@ -244,7 +244,7 @@ impl Engine {
             let item = match rx.try_recv() {
                 Ok(item) => item,
                 Err(mpsc::TryRecvError::Empty) => {
-                    self.ponder(&rx);
+                    self.ponder();
                     match rx.recv() {
                         Ok(item) => item,
                         Err(_) => return Ok(()),
@@ -268,8 +268,7 @@ impl Engine {
     }
 
     /// Thinks on the opponent's time until input arrives, when asked to.
-    fn ponder(&mut self, rx: &Receiver<Input>) {
-        let _ = rx;
+    fn ponder(&mut self) {
         let Some(&(mover, _)) = self.game.moves().last() else {
             return;
         };
