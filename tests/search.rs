@@ -191,13 +191,17 @@ fn takes_the_last_dame_before_passing() {
     // the dame decides the game.
     let mut game = setup(&LAST_DAME, "chinese", -7.5);
     game.play(Color::White, Move::Pass).unwrap();
-    let (d, a) = genmove(&mut searcher(1000, 3), &game, Color::Black);
-    assert_eq!(
-        d,
-        Decision::Play(at("E9", 9)),
-        "{:?}",
-        a.candidates.iter().take(3).collect::<Vec<_>>()
-    );
+    // Few playouts too: passing ends the game, and the playout after two
+    // passes settles dead stones but never hands the dame to anyone.
+    for (playouts, seed) in [(1000, 3), (20, 1), (20, 2), (30, 3), (50, 4)] {
+        let (d, a) = genmove(&mut searcher(playouts, seed), &game, Color::Black);
+        assert_eq!(
+            d,
+            Decision::Play(at("E9", 9)),
+            "{playouts} playouts: {:?}",
+            a.candidates.iter().take(3).collect::<Vec<_>>()
+        );
+    }
 }
 
 #[test]

@@ -10,7 +10,8 @@ loadsgf ../games/genmove-capture.sgf
 10 reg_genmove b
 #? [F2]
 
-# The same shape with colours swapped: Black extends or takes F1.
+# Nine Black stones in atari at F2; extending connects them to a living
+# group, taking E1 at F1 saves them too. Anything else loses the game.
 loadsgf ../games/genmove-save.sgf
 20 reg_genmove b
 #? [F2|F1]

@@ -26,7 +26,7 @@ use super::policy::{Policy, Prior};
 use super::time::Clock;
 use super::tree::{Arena, Node, EXPANDED, EXPANDING, LEAF, PASS, SCORE_ONE, VALUE_ONE};
 use super::{Analysis, Candidate, Decision, Limits, SearchParams};
-use crate::board::{Board, Color, FastRng, Game, Move, Point, SLOTS};
+use crate::board::{Bitboard, Board, Color, FastRng, Game, Move, Point, SLOTS};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::*};
 use std::time::{Duration, Instant};
@@ -810,6 +810,9 @@ struct Worker<'a> {
     own: Vec<i32>,
     own_samples: u64,
     priors: Vec<(u16, Prior)>,
+    /// Stones of each colour when two passes in the tree ended the game:
+    /// the playout after that only settles dead stones, it cannot claim dame.
+    ended: Option<[Bitboard; 2]>,
 }
 
 impl<'a> Worker<'a> {
@@ -825,6 +828,7 @@ impl<'a> Worker<'a> {
             own: vec![0; SLOTS],
             own_samples: 0,
             priors: Vec::with_capacity(SLOTS),
+            ended: None,
         }
     }
 
@@ -916,6 +920,12 @@ impl<'a> Worker<'a> {
             self.seq_start.push(self.seq.len());
         }
         // Play out (after two passes too: the playout settles what is dead).
+        self.ended = (passes >= 2).then(|| {
+            [
+                self.board.stones(Color::Black),
+                self.board.stones(Color::White),
+            ]
+        });
         let base_caps =
             self.board.captures(Color::Black) as i32 - self.board.captures(Color::White) as i32;
         let mut moves = 0;
@@ -961,20 +971,25 @@ impl<'a> Worker<'a> {
     /// Area count of the final board (Black minus White), adding ownership.
     fn count_area(&mut self) -> i32 {
         let size = self.board.size();
+        let neutral = self.neutral_at_end();
         let mut total = 0;
         for y in 0..size {
             for x in 0..size {
                 let p = Point::new(x, y);
-                let o = match self.board.get(p) {
-                    Some(Color::Black) => 1,
-                    Some(Color::White) => -1,
-                    None => {
-                        if self.board.is_eyelike(p, Color::Black) {
-                            1
-                        } else if self.board.is_eyelike(p, Color::White) {
-                            -1
-                        } else {
-                            0
+                let o = if neutral.contains(p) {
+                    0
+                } else {
+                    match self.board.get(p) {
+                        Some(Color::Black) => 1,
+                        Some(Color::White) => -1,
+                        None => {
+                            if self.board.is_eyelike(p, Color::Black) {
+                                1
+                            } else if self.board.is_eyelike(p, Color::White) {
+                                -1
+                            } else {
+                                0
+                            }
                         }
                     }
                 };
@@ -984,6 +999,31 @@ impl<'a> Worker<'a> {
         }
         self.own_samples += 1;
         total
+    }
+
+    /// When the game ended in the tree: the empty regions of the final
+    /// position that touch stones of both colours which survived the playout
+    /// (dame). Filling them after the game ended gains nothing.
+    fn neutral_at_end(&self) -> Bitboard {
+        let Some([black, white]) = self.ended else {
+            return Bitboard::EMPTY;
+        };
+        let board_mask = Bitboard::on_board(self.board.size());
+        let black_alive = black & self.board.stones(Color::Black);
+        let white_alive = white & self.board.stones(Color::White);
+        let mut empty = board_mask & !(black | white);
+        let mut neutral = Bitboard::EMPTY;
+        while let Some(seed) = empty.first() {
+            let mut start = Bitboard::EMPTY;
+            start.insert(seed);
+            let region = Bitboard::flood_fill(start, empty);
+            empty &= !region;
+            let rim = region.neighbours();
+            if !(rim & black_alive).is_empty() && !(rim & white_alive).is_empty() {
+                neutral |= region;
+            }
+        }
+        neutral
     }
 
     /// Value and half-point result of a final score for one side.
