@@ -12,7 +12,7 @@
 //! own stack and the nodes live in one arena, so deeply nested variations
 //! cannot overflow the call stack, neither while parsing nor when dropped.
 
-use crate::board::{Color, Move, Point, MAX_SIZE};
+use crate::board::{Color, Game, Move, PlayError, Point, Rules, MAX_SIZE};
 use std::fmt;
 
 /// One event on the main line, in order.
@@ -495,6 +495,74 @@ impl GameRecord {
             extra: Vec::new(),
             events: Vec::new(),
         }
+    }
+
+    /// The game the record describes, replayed through the rules core:
+    /// setup stones, handicap, komi (the rules' handicap komi when `HA` is 2
+    /// or more and `KM` is missing), whose turn it is, and the main line up to
+    /// but not including move `stop_before` (1-based) when given. `rules`
+    /// overrides the record's `RU`; without either, `default_rules` apply.
+    /// The result and territory marks play no part.
+    pub fn to_game(
+        &self,
+        rules: Option<Rules>,
+        default_rules: Rules,
+        stop_before: Option<usize>,
+    ) -> Result<Game, RecordError> {
+        if !(1..=MAX_SIZE).contains(&self.size) {
+            return Err(RecordError::BoardSize(self.size));
+        }
+        let rules = rules
+            .or_else(|| self.rules.as_deref().and_then(|r| Rules::parse(r).ok()))
+            .unwrap_or(default_rules);
+        let handicap = self.handicap >= 2;
+        let mut game = Game::new(self.size, rules);
+        game.set_komi(self.komi.unwrap_or(if handicap {
+            rules.handicap_komi()
+        } else {
+            rules.default_komi()
+        }));
+        if handicap && self.setup_white.is_empty() && !self.setup_black.is_empty() {
+            game.place_handicap(&self.setup_black);
+        } else {
+            for &p in &self.setup_black {
+                game.set_stone(p, Some(Color::Black));
+            }
+            for &p in &self.setup_white {
+                game.set_stone(p, Some(Color::White));
+            }
+            if handicap {
+                game.set_handicap(self.handicap);
+                game.set_to_move(Color::White);
+            }
+        }
+        if let Some(c) = self.to_play {
+            game.set_to_move(c);
+        }
+        let mut number = 0;
+        for event in &self.events {
+            match event {
+                Event::Move { color, mv, .. } => {
+                    number += 1;
+                    if stop_before.is_some_and(|n| number >= n) {
+                        break;
+                    }
+                    game.play(*color, *mv)
+                        .map_err(|error| RecordError::IllegalMove {
+                            number,
+                            color: *color,
+                            vertex: mv_name(*mv, self.size),
+                            error,
+                        })?;
+                }
+                Event::Setup { points } => {
+                    for &(p, stone) in points {
+                        game.set_stone(p, stone);
+                    }
+                }
+            }
+        }
+        Ok(game)
     }
 
     /// The moves of the main line, in order, without comments or setup.
@@ -1039,5 +1107,46 @@ mod tests {
         assert!(s.contains("SZ[9]KM[7]PB[a\\]b\\\\]"), "{s}");
         assert!(s.contains(";B[cd];W[]C[t=1.5])"), "{s}");
         assert_eq!(read(&s).unwrap(), r);
+    }
+}
+
+/// Why a record cannot be replayed as a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordError {
+    /// The board size is outside 1..=25.
+    BoardSize(usize),
+    /// A move of the main line breaks the rules.
+    IllegalMove {
+        /// 1-based move number.
+        number: usize,
+        /// Who played it.
+        color: Color,
+        /// Where, as a GTP vertex.
+        vertex: String,
+        /// What rule it breaks.
+        error: PlayError,
+    },
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::BoardSize(n) => write!(f, "board size {n} not supported"),
+            RecordError::IllegalMove {
+                number,
+                color,
+                vertex,
+                error,
+            } => write!(f, "move {number} ({color} {vertex}) is illegal: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+fn mv_name(mv: Move, size: usize) -> String {
+    match mv {
+        Move::Pass => "pass".to_string(),
+        Move::Play(p) => p.to_gtp(size),
     }
 }

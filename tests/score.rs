@@ -79,7 +79,9 @@ fn print_differences(path: &std::path::Path) {
         }
     }
     let record = kosumi::sgf::GameRecord::from_sgf(&bytes).unwrap();
-    let game = kosumi::cli::score_cmd::game_from_record(&record, None).unwrap();
+    let game = record
+        .to_game(None, kosumi::board::Rules::japanese(), None)
+        .unwrap();
     let j = score::judge(&game);
     let b = game.board();
     let mut diffs = Vec::new();

@@ -516,3 +516,32 @@ fn random_records_round_trip() {
         assert_eq!(back.to_sgf(), sgf);
     }
 }
+
+#[test]
+fn records_replay_as_games() {
+    use kosumi::sgf::RecordError;
+    // Handicap without KM: the rules' handicap komi, White to move.
+    let r = GameRecord::from_sgf(b"(;SZ[9]HA[2]AB[cc][gg];W[ee];B[ce])").unwrap();
+    let g = r.to_game(None, Rules::japanese(), None).unwrap();
+    assert_eq!((g.handicap(), g.komi(), g.moves().len()), (2, 0.5, 2));
+    assert_eq!(g.to_move(), Color::White);
+    // RU names the rules unless the caller forces others.
+    let r = GameRecord::from_sgf(b"(;SZ[9]RU[Chinese];B[ee];W[ce];B[cc])").unwrap();
+    assert_eq!(
+        r.to_game(None, Rules::japanese(), None).unwrap().komi(),
+        7.5
+    );
+    let forced = r.to_game(Some(Rules::japanese()), Rules::japanese(), Some(3));
+    assert_eq!(forced.as_ref().unwrap().komi(), 6.5);
+    assert_eq!(forced.unwrap().moves().len(), 2);
+    // An illegal move is named, not skipped.
+    let r = GameRecord::from_sgf(b"(;SZ[9];B[ee];W[ee])").unwrap();
+    let Err(e) = r.to_game(None, Rules::japanese(), None) else {
+        panic!("an illegal move was accepted");
+    };
+    assert!(matches!(e, RecordError::IllegalMove { number: 2, .. }));
+    assert_eq!(
+        e.to_string(),
+        "move 2 (white E5) is illegal: point is occupied"
+    );
+}

@@ -9,7 +9,7 @@
 
 use crate::board::{Color, Game, Rules};
 use crate::score::{self, Judgement, Owner, PointStatus, Score};
-use crate::sgf::{Event, GameRecord};
+use crate::sgf::GameRecord;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -133,7 +133,9 @@ fn judge(game: &Game, opts: &Options) -> score::Judgement {
 pub fn score_file(path: &Path, opts: &Options) -> Result<Counted, String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     let record = GameRecord::from_sgf(&bytes).map_err(|e| e.to_string())?;
-    let game = game_from_record(&record, opts.rules)?;
+    let game = record
+        .to_game(opts.rules, Rules::japanese(), None)
+        .map_err(|e| e.to_string())?;
     let start = Instant::now();
     let j = judge(&game, opts);
     let s = score::count(&game, &j);
@@ -143,54 +145,6 @@ pub fn score_file(path: &Path, opts: &Options) -> Result<Counted, String> {
         diagram: diagram(&game, &j),
         time,
     })
-}
-
-/// The game a record describes: setup, komi, rules (`rules` overrides the
-/// file's `RU`) and the main line's moves. The result (`RE`) and territory
-/// marks (`TB`, `TW`) play no part.
-pub fn game_from_record(record: &GameRecord, rules: Option<Rules>) -> Result<Game, String> {
-    if !(1..=crate::board::MAX_SIZE).contains(&record.size) {
-        return Err(format!("board size {} not supported", record.size));
-    }
-    let rules = match rules {
-        Some(r) => r,
-        None => match record.rules.as_deref() {
-            Some(ru) => Rules::parse(ru).unwrap_or_default(),
-            None => Rules::japanese(),
-        },
-    };
-    let mut game = Game::new(record.size, rules);
-    game.set_komi(record.komi.unwrap_or(if record.handicap > 1 {
-        rules.handicap_komi()
-    } else {
-        rules.default_komi()
-    }));
-    if !record.setup_black.is_empty() && record.handicap > 1 && record.setup_white.is_empty() {
-        game.place_handicap(&record.setup_black);
-    } else {
-        for &p in &record.setup_black {
-            game.set_stone(p, Some(Color::Black));
-        }
-    }
-    for &p in &record.setup_white {
-        game.set_stone(p, Some(Color::White));
-    }
-    if let Some(c) = record.to_play {
-        game.set_to_move(c);
-    }
-    for (i, e) in record.events.iter().enumerate() {
-        match e {
-            Event::Move { color, mv, .. } => game
-                .play(*color, *mv)
-                .map_err(|err| format!("event {}: {color} {mv:?}: {err}", i + 1))?,
-            Event::Setup { points } => {
-                for &(p, c) in points {
-                    game.set_stone(p, c);
-                }
-            }
-        }
-    }
-    Ok(game)
 }
 
 /// Black's margin a result string gives (`B+3.5` → 3.5, `W+0.5` → -0.5,
@@ -365,7 +319,9 @@ fn compare_one(path: &Path, opts: &Options) -> Outcome {
         let re = record.result.take().unwrap_or_default();
         record.extra.retain(|(id, _)| id != "TB" && id != "TW");
         let recorded = parse_result(&re).ok_or_else(|| format!("RE[{re}] is not a count"))?;
-        let game = game_from_record(&record, opts.rules)?;
+        let game = record
+            .to_game(opts.rules, Rules::japanese(), None)
+            .map_err(|e| e.to_string())?;
         let start = Instant::now();
         let j = judge(&game, opts);
         let engine = score::count(&game, &j);

@@ -702,7 +702,7 @@ impl Engine {
                 return Ok(Failure("cannot load file".into()));
             }
         };
-        match game_from_record(&record, self.game.rules(), limit) {
+        match record.to_game(None, self.game.rules(), limit) {
             Ok(game) => {
                 self.komi = game.komi();
                 self.game = game;
@@ -1449,61 +1449,6 @@ fn write_analysis(
     out.flush()
 }
 
-/// Builds a game from an SGF record, stopping before move `limit` (1-based)
-/// when given. Rules named in the record win over `default_rules`.
-pub fn game_from_record(
-    record: &GameRecord,
-    default_rules: Rules,
-    limit: Option<usize>,
-) -> Result<Game, String> {
-    if !(1..=MAX_SIZE).contains(&record.size) {
-        return Err(format!("unsupported board size {}", record.size));
-    }
-    let rules = record
-        .rules
-        .as_deref()
-        .and_then(|r| Rules::parse(r).ok())
-        .unwrap_or(default_rules);
-    let mut game = Game::new(record.size, rules);
-    game.set_komi(record.komi.unwrap_or(if record.handicap > 0 {
-        0.5
-    } else {
-        rules.default_komi()
-    }));
-    for &p in &record.setup_black {
-        game.set_stone(p, Some(Color::Black));
-    }
-    for &p in &record.setup_white {
-        game.set_stone(p, Some(Color::White));
-    }
-    if record.handicap > 0 {
-        game.set_handicap(record.handicap);
-        game.set_to_move(Color::White);
-    }
-    if let Some(c) = record.to_play {
-        game.set_to_move(c);
-    }
-    let mut moves = 0;
-    for event in &record.events {
-        match event {
-            Event::Move { color, mv, .. } => {
-                if limit.is_some_and(|n| moves + 1 >= n) {
-                    break;
-                }
-                game.play(*color, *mv)
-                    .map_err(|e| format!("move {} is illegal: {e}", moves + 1))?;
-                moves += 1;
-            }
-            Event::Setup { points } => {
-                for &(p, stone) in points {
-                    game.set_stone(p, stone);
-                }
-            }
-        }
-    }
-    Ok(game)
-}
-
 /// The SGF record of a game (handicap and setup stones as `AB`/`AW`).
 pub fn record_from_game(game: &Game) -> GameRecord {
     let mut start = game.clone();
@@ -1596,12 +1541,10 @@ mod tests {
             "boardsize 9\nfixed_handicap 2\nplay w d5\nplay b pass\nplay w e5",
         );
         let record = record_from_game(e.game());
-        let back = game_from_record(
-            &GameRecord::from_sgf(record.to_sgf().as_bytes()).unwrap(),
-            Rules::japanese(),
-            None,
-        )
-        .unwrap();
+        let back = GameRecord::from_sgf(record.to_sgf().as_bytes())
+            .unwrap()
+            .to_game(None, Rules::japanese(), None)
+            .unwrap();
         assert_eq!(back.board(), e.game().board());
         assert_eq!(back.moves(), e.game().moves());
         assert_eq!(back.handicap(), 2);
