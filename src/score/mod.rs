@@ -211,7 +211,7 @@ impl Judgement {
                     left &= !chain;
                     let libs = lifted.liberties_bb(x);
                     let inside = libs & terr[c.index()];
-                    if inside.count() == 1 && forced(&lifted, x, c, libs & !inside) {
+                    if inside.count() == 1 && forced(&lifted, x, c, libs & inside, FILL_DEPTH) {
                         fill = inside.first().map(|t| (t, c));
                         break 'search;
                     }
@@ -274,22 +274,53 @@ impl Judgement {
     }
 }
 
-/// Whether the opponent, filling the dame liberties `dame` of the chain
-/// through `x` one by one without putting itself in atari, leaves that chain
-/// in atari (so its owner must fill its last liberty in its territory).
-fn forced(board: &Board, x: Point, c: Color, dame: Bitboard) -> bool {
+/// How many dame the opponent fills, in turn with the owner, when judging
+/// whether a chain's last liberty in its territory must be filled.
+const FILL_DEPTH: u32 = 3;
+
+/// Whether the opponent, filling the chain's dame liberties one at a time
+/// (never into atari) while its owner answers by filling dame of its own or
+/// elsewhere, can leave the chain through `x` with only `inside`, its liberty
+/// in its own territory, so that the owner must fill it. The owner's answers
+/// matter: a dame that joins the chain to a friend with liberties ends the
+/// threat, one on the edge that adds none does not.
+fn forced(board: &Board, x: Point, c: Color, inside: Bitboard, depth: u32) -> bool {
     let opp = c.opponent();
-    let mut b = board.clone();
+    let libs = board.liberties_bb(x);
+    if libs.count() <= 1 {
+        return true;
+    }
+    let dame = libs & !inside;
+    if dame.count() > depth as usize {
+        return false;
+    }
     for d in dame.iter() {
-        if !b.is_empty(d) {
+        if !board.is_legal(d, opp) || board.is_self_atari(d, opp) {
             continue;
         }
-        if !b.is_legal(d, opp) || b.is_self_atari(d, opp) {
-            return false;
-        }
+        let mut b = board.clone();
         b.play_unchecked(d, opp);
+        if b.get(x) != Some(c) || b.liberty_count(x) <= 1 {
+            return true;
+        }
+        // The owner may leave it (and fill dame elsewhere) or fill one of
+        // the chain's own dame liberties.
+        let mut answers = vec![b.clone()];
+        for e in (b.liberties_bb(x) & !inside).iter() {
+            if b.is_legal(e, c) && !b.is_self_atari(e, c) {
+                let mut b2 = b.clone();
+                b2.play_unchecked(e, c);
+                answers.push(b2);
+            }
+        }
+        if answers
+            .iter()
+            .all(|a| forced(a, x, c, inside, depth.saturating_sub(1)))
+        {
+            return true;
+        }
     }
-    b.get(x) != Some(c) || b.liberty_count(x) <= 1
+    false
 }
 
 /// The result of counting: each side's points, komi included in White's.

@@ -188,6 +188,29 @@ fn a_false_eye_is_not_territory() {
     assert_eq!(j.owner(at("D5")), Owner::Dame);
 }
 
+/// E5 has two dame liberties and D5 in Black's area. When White fills one
+/// dame, Black fills the other and joins the wall: D5 never needs filling.
+const ANSWERED_BY_A_DAME: [&str; 9] = [
+    "...X.O...",
+    "...X.O...",
+    "...X.O...",
+    "...X.O...",
+    "....XO...",
+    "...X.O...",
+    "...X.O...",
+    "...X.O...",
+    "...X.O...",
+];
+
+#[test]
+fn a_fill_the_owner_can_answer_with_a_dame_keeps_the_territory() {
+    let game = position(&ANSWERED_BY_A_DAME, RuleSet::Japanese, 6.5);
+    let j = judge(&game);
+    assert!(j.stones_with(PointStatus::Dead).is_empty(), "{j:?}");
+    assert_eq!(j.owner(at("D5")), Owner::Black);
+    assert_eq!(j.owner(at("E4")), Owner::Dame);
+}
+
 #[test]
 fn captures_and_swedish_pass_stones_count() {
     for (rules, komi, want) in [
