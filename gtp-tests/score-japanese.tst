@@ -19,18 +19,38 @@ loadsgf games/score-dead.sgf
 60 final_status_list dame
 #? []
 
-# A seki without eyes in the corner: the white chain A3-C1 and the black
-# stones A1 and B2 share A2 and B1. The seki's points count for no one
-# (GNU Go 3.8 calls the white chain dead here and answers W+15.5).
+# A seki without eyes: the black chain B1-D1 and the white chain A2-F2, F1
+# share A1 and E1; whoever fills one is captured and leaves the other a
+# straight four. The seki's points count for no one: 36 to 9 + 6.5.
 loadsgf games/score-seki.sgf
 110 final_score
-#? [W\+27\.5]
+#? [B\+20\.5]
 120 final_status_list seki
-#? [(?=(.* )?A3( |$))(?=(.* )?C1( |$))(?=(.* )?A1( |$))(?=(.* )?B2( |$))\S+( \S+){6}]
+#? [(?=(.* )?B1( |$))(?=(.* )?F1( |$))(?=(.* )?A2( |$))(?=(.* )?F2( |$))\S+( \S+){9}]
 130 final_status_list dead
 #? []
 140 final_status_list dame
-#? [A2 B1|B1 A2]
+#? [A1 E1|E1 A1]
+
+# Not a seki: A2 gives up three black stones and the bent three White
+# gets back is a nakade, so the white corner A3-C1 is dead (GNU Go 3.8
+# agrees: W+15.5).
+loadsgf games/score-false-seki.sgf
+150 final_score
+#? [W\+15\.5]
+160 final_status_list dead
+#? [A3 B3 C3 C2 C1]
+170 final_status_list seki
+#? []
+
+# Bent four in the corner is dead: Black can give up A9-A7 and B9, make
+# the bent four and take the ko first; in confirmation White may retake
+# only after passing. Black 16 + 9 + 7 prisoners against 27 + 6.5.
+loadsgf games/score-bent-four.sgf
+180 final_score
+#? [W\+1\.5]
+190 final_status_list dead
+#? [(?=(.* )?C9( |$))(?=(.* )?A6( |$))\S+( \S+){6}]
 
 # D8 is an unfilled neutral point; once White fills it Black must connect
 # at C9, which is therefore not territory either (GNU Go 3.8 counts C9 for

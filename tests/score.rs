@@ -124,9 +124,17 @@ fn result_strings_parse() {
 fn a_file_is_counted_with_a_marked_diagram() {
     let path = repo().join("gtp-tests/games/score-seki.sgf");
     let out = score_file(&path, &Options::default()).unwrap();
-    assert_eq!(out.score.to_string(), "W+27.5");
+    assert_eq!(out.score.to_string(), "B+20.5");
     // Seki stones of both colours and the two shared liberties as dame.
-    assert!(out.diagram.contains(" 1 # . @ X O"), "{}", out.diagram);
-    assert!(out.diagram.contains(" 2 . # @ X O"), "{}", out.diagram);
+    assert!(
+        out.diagram.contains(" 1 . # # # . @ X O -"),
+        "{}",
+        out.diagram
+    );
+    assert!(
+        out.diagram.contains(" 2 @ @ @ @ @ @ X O -"),
+        "{}",
+        out.diagram
+    );
     assert!(score_file(&repo().join("no-such-file.sgf"), &Options::default()).is_err());
 }

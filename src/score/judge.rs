@@ -1,6 +1,7 @@
 //! Life and death of a final position: Benson, playouts, seki.
 
 use super::benson::unconditionally_alive;
+use super::confirm;
 use super::playout::{tally, Tally};
 use super::{Judgement, PointStatus};
 use crate::board::{Bitboard, Board, Color, FastRng, Game, Point, RuleSet};
@@ -74,6 +75,7 @@ fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> Vec<PointStatus> {
         }
     }
     settle_seki_neighbours(board, &mut status);
+    confirm_seki(board, &mut status);
     status
 }
 
@@ -107,6 +109,52 @@ fn settle_seki_neighbours(board: &Board, status: &mut [PointStatus]) {
         }
         if !changed {
             break;
+        }
+    }
+}
+
+/// Plays out each small seki region under the confirmation rules: when one
+/// side, moving first, captures a chain of the other whatever it does (and
+/// not the other way round), that chain is dead and the region's other
+/// chains are alive. Bent four in the corner is the classic case.
+fn confirm_seki(board: &Board, status: &mut [PointStatus]) {
+    let on = Bitboard::on_board(board.size());
+    let stones = board.stones(Color::Black) | board.stones(Color::White);
+    let seki: Bitboard = (on & stones)
+        .iter()
+        .filter(|p| status[p.index()] == PointStatus::Seki)
+        .collect();
+    let mut left = seki;
+    while let Some(p) = left.first() {
+        let region = Bitboard::flood_fill(single(p), seki | (on & !stones));
+        left &= !region;
+        if (region & !stones).count() > confirm::MAX_EMPTY {
+            continue;
+        }
+        // Chains of each colour in the region the other side can kill.
+        let mut killable = [Vec::new(), Vec::new()];
+        for c in Color::ALL {
+            let mut chains = region & board.stones(c);
+            while let Some(q) = chains.first() {
+                let chain = Bitboard::flood_fill(single(q), board.stones(c));
+                chains &= !chain;
+                if confirm::can_capture(board, region, q, c.opponent()) == Some(true) {
+                    killable[c.index()].push(chain);
+                }
+            }
+        }
+        for c in Color::ALL {
+            if killable[c.index()].is_empty() || !killable[c.opponent().index()].is_empty() {
+                continue;
+            }
+            for q in (region & board.stones(c.opponent())).iter() {
+                status[q.index()] = PointStatus::Alive;
+            }
+            for chain in &killable[c.index()] {
+                for q in chain.iter() {
+                    status[q.index()] = PointStatus::Dead;
+                }
+            }
         }
     }
 }

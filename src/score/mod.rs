@@ -30,6 +30,7 @@
 //! ```
 
 mod benson;
+mod confirm;
 mod judge;
 mod playout;
 

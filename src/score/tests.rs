@@ -103,9 +103,44 @@ fn area_counting_counts_stones_and_tromp_taylor_keeps_every_stone() {
     assert_eq!((s.black, s.white), (28.0, 26.5));
 }
 
-/// Seki without eyes in the bottom-left corner: the white chain A3-C1 and
-/// the black stones A1, B2 share the liberties A2 and B1.
+/// Seki without eyes at the bottom: the black chain B1-D1 and the white
+/// chain A2-F2, F1 share A1 and E1. Whoever fills one is captured, and the
+/// captured chain leaves the capturer a straight four: neither side plays.
 const SEKI: [&str; 9] = [
+    "......XO.",
+    "......XO.",
+    "......XO.",
+    "......XO.",
+    "......XO.",
+    "......XO.",
+    "XXXXXXXO.",
+    "OOOOOOXO.",
+    ".XXX.OXO.",
+];
+
+#[test]
+fn seki_without_eyes_bounds_no_territory() {
+    let game = position(&SEKI, RuleSet::Japanese, 6.5);
+    let j = judge(&game);
+    let seki = j.stones_with(PointStatus::Seki);
+    for p in ["B1", "C1", "D1", "A2", "B2", "C2", "D2", "E2", "F2", "F1"] {
+        assert!(seki.contains(&at(p)), "{p} should be in seki: {seki:?}");
+    }
+    assert_eq!(seki.len(), 10);
+    assert_eq!(j.territory(None), vec![at("A1"), at("E1")]);
+    assert!(j.stones_with(PointStatus::Dead).is_empty());
+    let s = count(&game, &j);
+    assert_eq!((s.black, s.white), (36.0, 15.5));
+    // Area counting: stones count, the shared liberties do not.
+    let game = position(&SEKI, RuleSet::Chinese, 7.5);
+    let s = final_score(&game);
+    assert_eq!((s.black, s.white), (18.0 + 36.0, 16.0 + 9.0 + 7.5));
+}
+
+/// Looks like a seki (A2 and B1 shared), but Black kills: A2 gives up three
+/// stones, and the bent three White gets back is a nakade. The playouts
+/// never try the sacrifice; confirmation play does (GNU Go agrees).
+const SACRIFICE_KILLS: [&str; 9] = [
     "...XO....",
     "...XO....",
     "...XO....",
@@ -118,24 +153,40 @@ const SEKI: [&str; 9] = [
 ];
 
 #[test]
-fn seki_without_eyes_bounds_no_territory() {
-    let game = position(&SEKI, RuleSet::Japanese, 6.5);
+fn a_false_seki_the_attacker_can_break_is_dead() {
+    let game = position(&SACRIFICE_KILLS, RuleSet::Japanese, 6.5);
     let j = judge(&game);
-    let seki = j.stones_with(PointStatus::Seki);
-    for p in ["A3", "B3", "C3", "C2", "C1", "B2", "A1"] {
-        assert!(seki.contains(&at(p)), "{p} should be in seki: {seki:?}");
-    }
-    assert_eq!(seki.len(), 7);
-    assert_eq!(j.owner(at("A2")), Owner::Dame);
-    assert_eq!(j.owner(at("B1")), Owner::Dame);
-    assert_eq!(j.territory(None), vec![at("A2"), at("B1")]);
-    assert!(j.stones_with(PointStatus::Dead).is_empty());
-    let s = count(&game, &j);
-    assert_eq!((s.black, s.white), (15.0, 42.5));
-    // Area counting: stones count, the shared liberties do not.
-    let game = position(&SEKI, RuleSet::Chinese, 7.5);
-    let s = final_score(&game);
-    assert_eq!((s.black, s.white), (14.0 + 15.0, 14.0 + 36.0 + 7.5));
+    let dead = ["A3", "B3", "C3", "C2", "C1"].map(at).to_vec();
+    assert_eq!(j.stones_with(PointStatus::Dead), dead);
+    assert!(j.stones_with(PointStatus::Seki).is_empty());
+    assert_eq!(count(&game, &j).to_string(), "W+15.5");
+}
+
+/// Bent four in the corner: White's corner (C9, B8-C8, C7, A6-C6) and the
+/// black stones A9-A7 share B9 and B7 as in a seki, but Black can give up
+/// four stones at B9, make the bent four and take the ko first; in
+/// confirmation White may not retake it without passing, so White is dead.
+const BENT_FOUR: [&str; 9] = [
+    "X.OXXO...",
+    "XOOXXO...",
+    "X.OXXO...",
+    "OOOXXO...",
+    "XXXXXO...",
+    "....XO...",
+    "....XO...",
+    "....XO...",
+    "....XO...",
+];
+
+#[test]
+fn bent_four_in_the_corner_is_dead() {
+    let game = position(&BENT_FOUR, RuleSet::Japanese, 6.5);
+    let j = judge(&game);
+    let dead = ["C9", "B8", "C8", "C7", "A6", "B6", "C6"].map(at).to_vec();
+    assert_eq!(j.stones_with(PointStatus::Dead), dead);
+    assert_eq!(j.status(at("A8")), Some(PointStatus::Alive));
+    // Black: 16 + 9 points of the corner + 7 prisoners; White 27 + 6.5.
+    assert_eq!(count(&game, &j).to_string(), "W+1.5");
 }
 
 /// D9 is cut from the wall: once White fills the dame D8, Black must
@@ -319,7 +370,7 @@ fn verdicts_do_not_hang_on_the_seed() {
         assert_eq!(j.stones_with(PointStatus::Dead), vec![at("A5"), at("E5")]);
         let game = position(&SEKI, RuleSet::Japanese, 6.5);
         let j = judge_with_seed(&game, seed, DEFAULT_PLAYOUTS);
-        assert_eq!(j.stones_with(PointStatus::Seki).len(), 7, "seed {seed}");
+        assert_eq!(j.stones_with(PointStatus::Seki).len(), 10, "seed {seed}");
     }
 }
 

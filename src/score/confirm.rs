@@ -1,0 +1,155 @@
+//! Confirmation play, as the 1989 Japanese rules settle disputed life and
+//! death after the game stops: moves are hypothetical, and a ko once taken
+//! may be retaken only after its loser passes for that ko (ko threats have
+//! vanished). A small exhaustive search over a seki region asks whether the
+//! attacker, moving first, can capture a defending chain under that rule.
+//! It is why bent four in the corner is dead: the attacker sacrifices to
+//! reach the bent four, starts the ko, and the defender can never retake.
+
+use crate::board::{Bitboard, Board, Color, Point};
+use fxhash::FxHashMap;
+
+/// Largest number of empty points a region may have to be searched.
+pub(crate) const MAX_EMPTY: usize = 8;
+/// Plies searched: enough for the bent-four sequence with its passes.
+const MAX_DEPTH: u32 = 22;
+/// Positions visited before the search gives up (the seki then stands).
+const MAX_NODES: usize = 100_000;
+
+/// A ko the `barred` side may not retake while the single stone on
+/// `capturer` still has `ko` as its only liberty.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Ban {
+    ko: Point,
+    barred: Color,
+    capturer: Point,
+}
+
+impl Ban {
+    fn holds(&self, b: &Board) -> bool {
+        b.is_empty(self.ko)
+            && b.get(self.capturer) == Some(self.barred.opponent())
+            && b.chain_size(self.capturer) == 1
+            && b.liberty_count(self.capturer) == 1
+    }
+}
+
+/// Whether `attacker`, moving first and playing only on the empty points of
+/// `region` (stones captured there free their points), can capture the
+/// chain through `target` and every other defending stone of the region
+/// against every defence. `None` when the search is
+/// too big to finish.
+pub(crate) fn can_capture(
+    board: &Board,
+    region: Bitboard,
+    target: Point,
+    attacker: Color,
+) -> Option<bool> {
+    let mut s = Search {
+        region,
+        target,
+        attacker,
+        nodes: 0,
+        seen: FxHashMap::default(),
+    };
+    let mut b = board.clone();
+    b.clear_ko();
+    let win = s.attacker_wins(&b, attacker, &[], 0, MAX_DEPTH);
+    (s.nodes <= MAX_NODES).then_some(win)
+}
+
+struct Search {
+    region: Bitboard,
+    target: Point,
+    attacker: Color,
+    nodes: usize,
+    /// Position key -> (plies searched, attacker wins).
+    seen: FxHashMap<u64, (u32, bool)>,
+}
+
+impl Search {
+    fn attacker_wins(
+        &mut self,
+        b: &Board,
+        to_move: Color,
+        bans: &[Ban],
+        passes: u8,
+        depth: u32,
+    ) -> bool {
+        let defender = self.attacker.opponent();
+        // Won once the target is gone and no defending stone is left in the
+        // region to live on with the points it leaves.
+        if b.get(self.target) != Some(defender) && (self.region & b.stones(defender)).is_empty() {
+            return true;
+        }
+        if passes >= 2 || depth == 0 {
+            return false;
+        }
+        self.nodes += 1;
+        if self.nodes > MAX_NODES {
+            return false;
+        }
+        let key = self.key(b, to_move, bans, passes);
+        if let Some(&(d, win)) = self.seen.get(&key) {
+            // A capture found in fewer plies, or a defence that held over
+            // more, still stands.
+            if (win && d <= depth) || (!win && d >= depth) {
+                return win;
+            }
+        }
+        let attacking = to_move == self.attacker;
+        // The side to move wins when one of its moves wins for it.
+        let mut result = !attacking;
+        let moves = (self.region & !(b.stones(Color::Black) | b.stones(Color::White))).iter();
+        for p in moves {
+            if !b.is_legal(p, to_move)
+                || bans
+                    .iter()
+                    .any(|ban| ban.ko == p && ban.barred == to_move && ban.holds(b))
+            {
+                continue;
+            }
+            let mut next = b.clone();
+            next.play_unchecked(p, to_move);
+            let mut next_bans: Vec<Ban> = bans.iter().copied().filter(|x| x.holds(&next)).collect();
+            if let Some(ko) = next.ko_point() {
+                next_bans.push(Ban {
+                    ko,
+                    barred: to_move.opponent(),
+                    capturer: p,
+                });
+            }
+            let win = self.attacker_wins(&next, to_move.opponent(), &next_bans, 0, depth - 1);
+            if win == attacking {
+                result = attacking;
+                break;
+            }
+        }
+        if result != attacking {
+            // Pass: it lifts the passer's bans (a pass for the ko).
+            let mut next = b.clone();
+            next.clear_ko();
+            let next_bans: Vec<Ban> = bans
+                .iter()
+                .copied()
+                .filter(|x| x.barred != to_move)
+                .collect();
+            let win =
+                self.attacker_wins(&next, to_move.opponent(), &next_bans, passes + 1, depth - 1);
+            if win == attacking {
+                result = attacking;
+            }
+        }
+        self.seen.insert(key, (depth, result));
+        result
+    }
+
+    fn key(&self, b: &Board, to_move: Color, bans: &[Ban], passes: u8) -> u64 {
+        let mut k = b.full_hash(to_move) ^ (u64::from(passes) << 1);
+        for ban in bans {
+            let x = (ban.ko.index() as u64) << 8 | (ban.barred as u64) << 4;
+            k ^= x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+        k
+    }
+}
