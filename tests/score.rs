@@ -138,3 +138,28 @@ fn a_file_is_counted_with_a_marked_diagram() {
     );
     assert!(score_file(&repo().join("no-such-file.sgf"), &Options::default()).is_err());
 }
+
+#[test]
+fn a_closed_output_pipe_ends_the_command_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    // More diagrams than a pipe buffer holds, and a reader that stops
+    // after the first line (as `| head -1` does).
+    let file = repo().join("gtp-tests/games/score-seki.sgf");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kosumi"))
+        .arg("score")
+        .args(std::iter::repeat_n(&file, 150))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.ends_with("B+20.5\n"), "{first}");
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}: {stderr}", out.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

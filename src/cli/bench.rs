@@ -232,9 +232,9 @@ pub fn bench(args: &BenchArgs, mut each: impl FnMut(&Figure)) -> Result<Vec<Figu
 /// `kosumi bench`: prints one line per figure; exit status 2 on bad options.
 pub fn run(args: &BenchArgs) -> i32 {
     if cfg!(debug_assertions) {
-        println!("note: a debug build; use --release for meaningful figures");
+        outln!("note: a debug build; use --release for meaningful figures");
     }
-    match bench(args, |f| println!("{f}")) {
+    match bench(args, |f| outln!("{f}")) {
         Ok(_) => 0,
         Err(e) => {
             eprintln!("kosumi bench: {e}");

@@ -1,6 +1,14 @@
 //! Command-line interface: the GTP engine (default) and the subcommands
 //! `match`, `stress`, `bench` and `score`.
 
+/// `println!` for command output: when stdout is closed (`kosumi score
+/// *.sgf | head -1`) the process ends quietly instead of panicking.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::cli::print_line(::std::format_args!($($arg)*))
+    };
+}
+
 pub mod bench;
 pub mod gtp_client;
 pub mod match_runner;
@@ -188,6 +196,20 @@ pub fn main() -> i32 {
         Some(Command::Stress(args)) => stress::run(args),
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Score(args)) => score_cmd::run(args),
+    }
+}
+
+/// Writes one line of command output (see `outln!`): a closed pipe ends the
+/// process with status 0, any other write error with status 1.
+pub(crate) fn print_line(args: std::fmt::Arguments) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = writeln!(out, "{args}").and_then(|()| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("kosumi: cannot write the output: {e}");
+        std::process::exit(1);
     }
 }
 

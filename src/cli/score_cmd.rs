@@ -62,9 +62,9 @@ pub fn run(args: &ScoreArgs) -> i32 {
     for path in &args.files {
         match score_file(path, &opts) {
             Ok(out) => {
-                println!("{}: {}", path.display(), out.score);
+                outln!("{}: {}", path.display(), out.score);
                 if !args.quiet {
-                    println!("{}", out.diagram);
+                    outln!("{}", out.diagram);
                 }
             }
             Err(e) => {
@@ -80,9 +80,9 @@ pub fn run(args: &ScoreArgs) -> i32 {
         match check_list(list, &opts, threads) {
             Ok(report) => {
                 for line in &report.lines {
-                    println!("{line}");
+                    outln!("{line}");
                 }
-                println!("{}", report.summary());
+                outln!("{}", report.summary());
                 if report.errors > 0 {
                     status = 1;
                 }

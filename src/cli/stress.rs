@@ -281,18 +281,18 @@ pub fn run(args: &StressArgs) -> i32 {
     match result {
         Ok(s) => {
             let actions = s.moves + s.passes + s.undos;
-            println!(
+            outln!(
                 "{} games on {}x{} ({}): {} moves, {} passes, {} undos, {} captures, {} kos, {} superko refusals, {} other refusals",
                 s.games, args.size, args.size, args.rules, s.moves, s.passes, s.undos,
                 s.captures, s.kos, s.superko_refusals, s.other_refusals
             );
-            println!(
+            outln!(
                 "{:.2} s, {:.0} moves/s (all invariants checked after each of {} actions)",
                 elapsed,
                 s.moves as f64 / elapsed.max(1e-9),
                 actions
             );
-            println!("ok");
+            outln!("ok");
             0
         }
         Err(e) if e.starts_with("invariant violated") => {
