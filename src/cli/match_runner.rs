@@ -1817,7 +1817,10 @@ fn game_json(names: &[String; 2], s: &GameSummary) -> String {
     o.num("time_white", s.time_used[1]);
     for (color, i) in [("black", 0), ("white", 1)] {
         let items: Vec<String> = s.move_times[i].iter().map(|t| format!("{t}")).collect();
-        o.raw(&format!("move_times_{color}"), &format!("[{}]", items.join(",")));
+        o.raw(
+            &format!("move_times_{color}"),
+            &format!("[{}]", items.join(",")),
+        );
         match s.min_clock_left[i] {
             Some(t) => o.num(&format!("min_clock_left_{color}"), t),
             None => o.raw(&format!("min_clock_left_{color}"), "null"),

@@ -180,9 +180,11 @@ pub fn game_from_record(record: &GameRecord, rules: Option<Rules>) -> Result<Gam
     }
     for (i, e) in record.events.iter().enumerate() {
         match e {
-            Event::Move { color, mv, .. } => game
-                .play(*color, *mv)
-                .map_err(|err| format!("event {}: {color} {mv:?}: {err}", i + 1))?,
+            Event::Move { color, mv, .. } => game.play(*color, *mv).map_err(|err| {
+                let size = game.board().size();
+                let at = crate::gtp::format_vertex(*mv, size);
+                format!("SGF event {}: {color} {at} is illegal ({err})", i + 1)
+            })?,
             Event::Setup { points } => {
                 for &(p, c) in points {
                     game.set_stone(p, c);

@@ -106,9 +106,16 @@ pub fn run(args: &SelfplayArgs) -> i32 {
                 "selfplay: {} handicap games, {} undos, {} interrupted analyses, {} printsgf/loadsgf round trips",
                 s.handicap_games, s.undos, s.analyses, s.round_trips
             );
-            let mib = |k: Option<u64>| k.map_or("unknown".into(), |k| format!("{:.1} MiB", k as f64 / 1024.0));
+            let mib = |k: Option<u64>| {
+                k.map_or("unknown".into(), |k| {
+                    format!("{:.1} MiB", k as f64 / 1024.0)
+                })
+            };
             if s.peak_rss_at_10_kib.is_some() {
-                println!("selfplay: peak RSS after game 10: {}", mib(s.peak_rss_at_10_kib));
+                println!(
+                    "selfplay: peak RSS after game 10: {}",
+                    mib(s.peak_rss_at_10_kib)
+                );
             }
             println!(
                 "selfplay: peak RSS at the end: {}, RSS now: {}",
@@ -135,10 +142,7 @@ pub fn proc_status_kib(field: &str) -> Option<u64> {
 }
 
 /// Plays all games; `log` gets one line per game.
-pub fn play_all(
-    args: &SelfplayArgs,
-    log: &mut dyn FnMut(&str),
-) -> Result<SelfplaySummary, String> {
+pub fn play_all(args: &SelfplayArgs, log: &mut dyn FnMut(&str)) -> Result<SelfplaySummary, String> {
     if args.sizes.is_empty() {
         return Err("no board size given".into());
     }
@@ -161,7 +165,10 @@ pub fn play_all(
     let mut result = Ok(());
     for g in 1..=args.games {
         let size = args.sizes[(g - 1) % args.sizes.len()] as usize;
-        let seed = args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(g as u64);
+        let seed = args
+            .seed
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .wrapping_add(g as u64);
         match ctx.play_game(g, size, seed, args.playouts) {
             Ok(line) => log(&line),
             Err(e) => {
@@ -435,7 +442,13 @@ impl Context {
         Ok([self.players[0].must(cmd)?, self.players[1].must(cmd)?])
     }
 
-    fn play_game(&mut self, g: usize, size: usize, seed: u64, playouts: u64) -> Result<String, String> {
+    fn play_game(
+        &mut self,
+        g: usize,
+        size: usize,
+        seed: u64,
+        playouts: u64,
+    ) -> Result<String, String> {
         let mut rng = StdRng::seed_from_u64(seed);
         let rules = if rng.gen_bool(0.5) {
             Rules::japanese()
@@ -496,7 +509,9 @@ impl Context {
                 let mut standard = fixed_handicap(size, handicap).unwrap_or_default();
                 standard.sort_by_key(|p| p.index());
                 if points != standard {
-                    return Err(format!("fixed_handicap {handicap} put stones at '{stones}'"));
+                    return Err(format!(
+                        "fixed_handicap {handicap} put stones at '{stones}'"
+                    ));
                 }
             }
             referee.place_handicap(&points);
@@ -516,7 +531,11 @@ impl Context {
             let genmove = format!("genmove {color}");
             let answer = if n == analysis_at && analyses == 0 {
                 analyses += 1;
-                let kind = if rng.gen_bool(0.5) { "lz-analyze" } else { "kata-analyze" };
+                let kind = if rng.gen_bool(0.5) {
+                    "lz-analyze"
+                } else {
+                    "kata-analyze"
+                };
                 self.players[mover].interrupted_analysis(&format!("{kind} {color} 2"), &genmove)?
             } else {
                 self.players[mover].must(&genmove)?
@@ -563,7 +582,10 @@ impl Context {
         let ours = score::final_score(&referee).to_string();
         for (i, s) in scores.iter().enumerate() {
             if parse_score(s).is_none() {
-                return Err(format!("engine {}: final_score {s:?} does not parse", i + 1));
+                return Err(format!(
+                    "engine {}: final_score {s:?} does not parse",
+                    i + 1
+                ));
             }
             if *s != ours {
                 return Err(format!(
