@@ -151,13 +151,18 @@ const SEARCHING: &[&str] = &[
     "genmove_analyze",
     "lz-genmove_analyze",
     "kata-genmove_analyze",
-    "final_score",
-    "final_status_list",
-    "kosumi-territory",
 ];
 
-/// Most searching or judging commands run per input.
+/// Commands that judge life and death with 1000 playouts: slow under the
+/// fuzzer's instrumentation on large boards.
+const JUDGING: &[&str] = &["final_score", "final_status_list", "kosumi-territory"];
+
+/// Most searching commands run per input.
 const SEARCH_BUDGET: usize = 4;
+
+/// Most judging commands run per input, and only on boards this small.
+const JUDGE_BUDGET: usize = 2;
+const JUDGE_MAX_SIZE: usize = 7;
 
 fn scratch() -> &'static PathBuf {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
@@ -207,11 +212,15 @@ fn check_response(line: &str, response: &str) {
 /// (it could lift the limit) and `quit`. `printsgf FILE` and `loadsgf FILE`
 /// are kept but always use one scratch file of this process, so the fuzzer
 /// drives write/read round trips without writing anywhere else.
-/// Life-and-death judging (`final_score` and friends) and `genmove` run at
-/// most a few times per input to keep each input fast.
+/// `genmove` runs at most four times per input, life-and-death judging
+/// (`final_score` and friends) twice and only on boards up to 7x7, to keep
+/// each input fast under the fuzzer's instrumentation.
 pub fn gtp_lines(data: &[u8]) {
+    // Each input starts without the scratch file, so it replays alone.
+    let _ = std::fs::remove_file(scratch());
     let mut engine = Engine::new(options());
     let mut searches = 0;
+    let mut judgements = 0;
     let mut stream = Vec::new();
     for item in LineReader::with_limit(data, 1024) {
         let raw = match item {
@@ -234,6 +243,12 @@ pub fn gtp_lines(data: &[u8]) {
         if SEARCHING.contains(&cmd.name.as_str()) {
             searches += 1;
             if searches > SEARCH_BUDGET {
+                continue;
+            }
+        }
+        if JUDGING.contains(&cmd.name.as_str()) {
+            judgements += 1;
+            if judgements > JUDGE_BUDGET || engine.game().board().size() > JUDGE_MAX_SIZE {
                 continue;
             }
         }
