@@ -142,6 +142,8 @@ const SKIPPED: &[&str] = &[
     "kgs-time_settings",
     "kosumi-param",
     "quit",
+    // Switches on live graphics on stderr for every later genmove.
+    "gogui-analyze_commands",
 ];
 
 const SEARCHING: &[&str] = &[
@@ -209,7 +211,8 @@ fn check_response(line: &str, response: &str) {
 /// are left out: analysis streams (they run until input arrives, which
 /// `execute_line` never sees), the quick-analysis commands (thousands of
 /// playouts), clocks (a clock overrides the playout limit), `kosumi-param`
-/// (it could lift the limit) and `quit`. `printsgf FILE` and `loadsgf FILE`
+/// (it could lift the limit), `gogui-analyze_commands` (stderr graphics
+/// from then on) and `quit`. `printsgf FILE` and `loadsgf FILE`
 /// are kept but always use one scratch file of this process, so the fuzzer
 /// drives write/read round trips without writing anywhere else.
 /// `genmove` runs at most four times per input, life-and-death judging
@@ -218,7 +221,20 @@ fn check_response(line: &str, response: &str) {
 pub fn gtp_lines(data: &[u8]) {
     // Each input starts without the scratch file, so it replays alone.
     let _ = std::fs::remove_file(scratch());
-    let mut engine = Engine::new(options());
+    // One engine for all inputs (building one costs more than most
+    // inputs), set back to a fresh 19x19 Japanese game each time.
+    thread_local! {
+        static ENGINE: std::cell::RefCell<Engine> = std::cell::RefCell::new(Engine::new(options()));
+    }
+    ENGINE.with(|engine| run_gtp_lines(&mut engine.borrow_mut(), data));
+}
+
+fn run_gtp_lines(engine: &mut Engine, data: &[u8]) {
+    let mut sink = Vec::new();
+    for reset in ["kgs-rules japanese", "boardsize 19", "clear_board", "komi 6.5"] {
+        let response = engine.execute_line(reset.as_bytes(), &mut sink).unwrap();
+        assert_eq!(response, "=\n\n", "{reset}");
+    }
     let mut searches = 0;
     let mut judgements = 0;
     let mut stream = Vec::new();
