@@ -1542,7 +1542,7 @@ fn time_table(names: &[String; 2], games: &[GameSummary], width: usize) -> Strin
     let width = width.max(17);
     let mut out = String::new();
     let mut rows = Vec::new();
-    for e in 0..2 {
+    for (e, name) in names.iter().enumerate() {
         let mut times = Vec::new();
         let mut least: Option<f64> = None;
         for s in games {
@@ -1559,7 +1559,7 @@ fn time_table(names: &[String; 2], games: &[GameSummary], width: usize) -> Strin
         let left = least.map_or("-".into(), |t| format!("{t:.3}"));
         rows.push(format!(
             "{:width$}  {:>6} {:>7.3} {:>7.3} {:>7.3} {:>7.3}  {:>9}",
-            names[e],
+            name,
             times.len(),
             quantile(&times, 0.5),
             quantile(&times, 0.9),

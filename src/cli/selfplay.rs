@@ -560,7 +560,7 @@ impl Context {
                 self.round_trip(rng.gen_range(0..2), &referee)?;
                 trips += 1;
             }
-            if (n + 1) % 10 == 0 {
+            if (n + 1).is_multiple_of(10) {
                 self.check_boards(&referee, &format!("at move {}", n + 1))?;
             }
             if referee.moves().len() >= 2 && !referee.is_over() && rng.gen_bool(0.02) {

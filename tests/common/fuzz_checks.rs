@@ -231,7 +231,12 @@ pub fn gtp_lines(data: &[u8]) {
 
 fn run_gtp_lines(engine: &mut Engine, data: &[u8]) {
     let mut sink = Vec::new();
-    for reset in ["kgs-rules japanese", "boardsize 19", "clear_board", "komi 6.5"] {
+    for reset in [
+        "kgs-rules japanese",
+        "boardsize 19",
+        "clear_board",
+        "komi 6.5",
+    ] {
         let response = engine.execute_line(reset.as_bytes(), &mut sink).unwrap();
         assert_eq!(response, "=\n\n", "{reset}");
     }
