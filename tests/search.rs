@@ -352,6 +352,51 @@ fn memory_cap_stops_growth_not_search() {
 }
 
 #[test]
+fn memory_cap_holds_across_moves_with_tree_reuse() {
+    // 19x19 moves in a row: the tree is kept (copied under the cap) between
+    // moves; it never holds more nodes than the cap, and once full the
+    // search goes on playing out without growing it.
+    let mut s = Searcher::new(SearchParams {
+        threads: 1,
+        max_memory: 300_000,
+        playouts: Some(1000),
+        quiet: true,
+        ..SearchParams::default()
+    });
+    let cap = s.tree_capacity();
+    let mut game = Game::new(19, Rules::japanese());
+    let mut filled = false;
+    for _ in 0..4 {
+        let color = game.to_move();
+        let (d, a) = genmove(&mut s, &game, color);
+        assert!(s.tree_nodes() <= cap, "{} > {cap}", s.tree_nodes());
+        assert!(a.playouts > 0);
+        // One expansion adds up to 362 children.
+        filled |= s.tree_nodes() + 362 >= cap;
+        let Decision::Play(m) = d else {
+            panic!("resigned on an empty board")
+        };
+        game.play(color, m).unwrap();
+    }
+    assert!(filled, "the cap of {cap} nodes was never reached");
+    let limits = Limits {
+        playouts: Some(1500),
+        ..Default::default()
+    };
+    let color = game.to_move();
+    let a = s.analyze(
+        &game,
+        color,
+        limits,
+        &AtomicBool::new(false),
+        None,
+        &mut |_| {},
+    );
+    assert_eq!(a.playouts, 1500, "the search stopped at the cap");
+    assert!(s.tree_nodes() <= cap, "{} > {cap}", s.tree_nodes());
+}
+
+#[test]
 fn tree_is_reused_after_moves_and_undo() {
     let mut s = searcher(1000, 9);
     let mut game = Game::new(9, Rules::japanese());

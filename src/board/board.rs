@@ -818,8 +818,13 @@ impl Board {
         *self.chain_mut(i) = ChainInfo {
             libs: libs as u16,
             stones: 1,
-            lib_sum: libs * s + off_sum as u32,
-            lib_sum_sq: (libs * s + 2 * off_sum as u32) * s + off_sq,
+            // The offsets may be negative: wrapping arithmetic is exact
+            // here since the true sums are positive and small.
+            lib_sum: (libs * s).wrapping_add(off_sum as u32),
+            lib_sum_sq: (libs * s)
+                .wrapping_add((2 * off_sum) as u32)
+                .wrapping_mul(s)
+                .wrapping_add(off_sq),
         };
         if empty_mask == 0xf {
             // Four empty neighbours (common): nothing else to do.

@@ -199,6 +199,13 @@ pub struct GameSummary {
     pub moves: usize,
     /// Seconds Black's and White's engines spent in `genmove`.
     pub time_used: [f64; 2],
+    /// Seconds each `genmove` of Black's and of White's engine took, in
+    /// order (milliseconds kept).
+    pub move_times: [Vec<f64>; 2],
+    /// Least time left on Black's and White's clock just after one of their
+    /// moves, in seconds (below 0 when a move used the grace margin); `None`
+    /// without a time control.
+    pub min_clock_left: [Option<f64>; 2],
     /// `final_score` answers of the Black and White engines, if they gave one.
     pub engine_scores: [Option<String>; 2],
     /// A counted game where the engines' own `final_score` disagreed.
@@ -242,7 +249,7 @@ impl MatchReport {
 pub fn run(args: &MatchArgs) -> i32 {
     match run_match(args) {
         Ok(report) => {
-            print!("{}", report.table);
+            outln!("{}", report.table.trim_end());
             0
         }
         Err(e) => {
@@ -960,7 +967,7 @@ fn play_game(
     }
 
     let mut clocks = cfg.time.map(|tc| [Clock::new(tc), Clock::new(tc)]);
-    let mut time_used = [0.0f64; 2];
+    let mut times = [PlayerTimes::default(), PlayerTimes::default()];
     let mut end: Option<(Option<Color>, EndReason, String)> = None;
     let mut result_text = String::new();
 
@@ -989,7 +996,7 @@ fn play_game(
             mover,
             color,
             clocks.as_mut().map(|c| &mut c[color.index()]),
-            &mut time_used[color.index()],
+            &mut times[color.index()],
             &mut events,
         );
         match outcome {
@@ -1072,13 +1079,28 @@ fn play_game(
         detail,
         moves: game.moves().len(),
         // Milliseconds, as the results file keeps them.
-        time_used: time_used.map(|t| (t * 1000.0).round() / 1000.0),
+        time_used: [ms(times[0].total), ms(times[1].total)],
+        min_clock_left: [times[0].min_left.map(ms), times[1].min_left.map(ms)],
+        move_times: times.map(|t| t.per_move.into_iter().map(ms).collect()),
         engine_scores,
         disagreement,
         sgf: None,
     };
     let record = build_record(cfg, names, &summary, events);
     Ok(Some(Played { summary, record }))
+}
+
+/// Seconds rounded to milliseconds, as the results file keeps them.
+fn ms(t: f64) -> f64 {
+    (t * 1000.0).round() / 1000.0
+}
+
+/// One player's thinking time in a game.
+#[derive(Default)]
+struct PlayerTimes {
+    total: f64,
+    per_move: Vec<f64>,
+    min_left: Option<f64>,
 }
 
 enum MoveOutcome {
@@ -1096,7 +1118,7 @@ fn play_one_move(
     mover: usize,
     color: Color,
     clock: Option<&mut Clock>,
-    time_used: &mut f64,
+    times: &mut PlayerTimes,
     events: &mut Vec<Event>,
 ) -> MoveOutcome {
     let clocked = clock.is_some();
@@ -1120,7 +1142,12 @@ fn play_one_move(
     let started = Instant::now();
     let answer = engine.send(&format!("genmove {color}"), limit);
     let used = started.elapsed().as_secs_f64();
-    *time_used += used;
+    times.total += used;
+    times.per_move.push(used);
+    if let Some(c) = &clock {
+        let left = c.available() - used;
+        times.min_left = Some(times.min_left.map_or(left, |m| m.min(left)));
+    }
     let text = match answer {
         Ok(Ok(text)) => text,
         Ok(Err(msg)) => {
@@ -1467,6 +1494,7 @@ fn table(
         }
     }
     let _ = writeln!(out, "Endings: {reasons}");
+    out.push_str(&time_table(names, games, width));
     let disputed: Vec<String> = games
         .iter()
         .filter(|s| s.disagreement)
@@ -1498,6 +1526,57 @@ fn table(
             lo,
             hi
         );
+    }
+    out
+}
+
+/// The `p` quantile (0 to 1) of sorted values, by nearest rank.
+fn quantile(sorted: &[f64], p: f64) -> f64 {
+    let rank = (p * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+/// Per engine: how long its moves took and the least it had left on the
+/// clock after a move (only games that recorded move times).
+fn time_table(names: &[String; 2], games: &[GameSummary], width: usize) -> String {
+    let width = width.max(17);
+    let mut out = String::new();
+    let mut rows = Vec::new();
+    for (e, name) in names.iter().enumerate() {
+        let mut times = Vec::new();
+        let mut least: Option<f64> = None;
+        for s in games {
+            let i = if s.black_engine == e { 0 } else { 1 };
+            times.extend_from_slice(&s.move_times[i]);
+            if let Some(t) = s.min_clock_left[i] {
+                least = Some(least.map_or(t, |m| m.min(t)));
+            }
+        }
+        if times.is_empty() {
+            continue;
+        }
+        times.sort_by(f64::total_cmp);
+        let left = least.map_or("-".into(), |t| format!("{t:.3}"));
+        rows.push(format!(
+            "{:width$}  {:>6} {:>7.3} {:>7.3} {:>7.3} {:>7.3}  {:>9}",
+            name,
+            times.len(),
+            quantile(&times, 0.5),
+            quantile(&times, 0.9),
+            quantile(&times, 0.99),
+            times[times.len() - 1],
+            left
+        ));
+    }
+    if !rows.is_empty() {
+        let _ = writeln!(
+            out,
+            "{:width$}  {:>6} {:>7} {:>7} {:>7} {:>7}  {:>9}",
+            "time per move (s)", "moves", "median", "p90", "p99", "max", "least left"
+        );
+        for r in rows {
+            let _ = writeln!(out, "{r}");
+        }
     }
     out
 }
@@ -1736,6 +1815,17 @@ fn game_json(names: &[String; 2], s: &GameSummary) -> String {
     o.num("moves", s.moves as f64);
     o.num("time_black", s.time_used[0]);
     o.num("time_white", s.time_used[1]);
+    for (color, i) in [("black", 0), ("white", 1)] {
+        let items: Vec<String> = s.move_times[i].iter().map(|t| format!("{t}")).collect();
+        o.raw(
+            &format!("move_times_{color}"),
+            &format!("[{}]", items.join(",")),
+        );
+        match s.min_clock_left[i] {
+            Some(t) => o.num(&format!("min_clock_left_{color}"), t),
+            None => o.raw(&format!("min_clock_left_{color}"), "null"),
+        }
+    }
     o.opt_str("final_score_black", s.engine_scores[0].as_deref());
     o.opt_str("final_score_white", s.engine_scores[1].as_deref());
     o.raw(
@@ -1780,6 +1870,14 @@ fn summary_from_json(j: &Json) -> Option<(GameSummary, [String; 2])> {
             j.get("time_black").and_then(Json::as_num).unwrap_or(0.0),
             j.get("time_white").and_then(Json::as_num).unwrap_or(0.0),
         ],
+        move_times: ["black", "white"].map(|c| match j.get(&format!("move_times_{c}")) {
+            Some(Json::Arr(items)) => items.iter().filter_map(Json::as_num).collect(),
+            _ => Vec::new(),
+        }),
+        min_clock_left: ["black", "white"].map(|c| match j.get(&format!("min_clock_left_{c}")) {
+            Some(Json::Num(t)) if t.is_finite() => Some(*t),
+            _ => None,
+        }),
         engine_scores: [opt("final_score_black"), opt("final_score_white")],
         disagreement: matches!(j.get("disagreement"), Some(Json::Bool(true))),
         sgf: opt("sgf"),
@@ -2135,6 +2233,8 @@ mod tests {
             detail: "black played \"D4\"\n(ko)\u{1}".into(),
             moves: 12,
             time_used: [1.25, 0.5],
+            move_times: [vec![0.5, 0.75], vec![0.5]],
+            min_clock_left: [Some(-0.25), None],
             engine_scores: [Some("W+3.5".into()), None],
             disagreement: true,
             sgf: Some("/tmp/x y/game-0007.sgf".into()),
@@ -2162,6 +2262,49 @@ mod tests {
                 ])
             )])
         );
+    }
+
+    #[test]
+    fn move_time_distribution() {
+        let sorted: Vec<f64> = (1..=100).map(f64::from).collect();
+        assert_eq!(quantile(&sorted, 0.5), 50.0);
+        assert_eq!(quantile(&sorted, 0.9), 90.0);
+        assert_eq!(quantile(&sorted, 0.99), 99.0);
+        assert_eq!(quantile(&[3.0], 0.99), 3.0);
+        let game = |n, black_engine, times: [Vec<f64>; 2], left| GameSummary {
+            game: n,
+            black_engine,
+            winner: None,
+            result: "0".into(),
+            reason: EndReason::TwoPasses,
+            detail: String::new(),
+            moves: 0,
+            time_used: [0.0, 0.0],
+            move_times: times,
+            min_clock_left: left,
+            engine_scores: [None, None],
+            disagreement: false,
+            sgf: None,
+        };
+        let games = [
+            game(1, 0, [vec![0.1, 0.2], vec![1.0]], [Some(0.8), Some(0.5)]),
+            game(2, 1, [vec![2.0], vec![0.3]], [Some(-0.1), Some(0.7)]),
+        ];
+        let names = ["one".to_string(), "two".to_string()];
+        let t = time_table(&names, &games, 12);
+        let row = |name: &str| {
+            t.lines()
+                .find(|l| l.starts_with(name))
+                .unwrap()
+                .split_whitespace()
+                .skip(1)
+                .map(|w| w.parse::<f64>().unwrap())
+                .collect::<Vec<_>>()
+        };
+        // Engine one: 0.1, 0.2 as Black in game 1, 0.3 as White in game 2.
+        assert_eq!(row("one"), vec![3.0, 0.2, 0.3, 0.3, 0.3, 0.7]);
+        assert_eq!(row("two"), vec![2.0, 1.0, 2.0, 2.0, 2.0, -0.1]);
+        assert!(time_table(&names, &[], 12).is_empty());
     }
 
     #[test]

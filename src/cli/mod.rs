@@ -1,5 +1,5 @@
 //! Command-line interface: the GTP engine (default) and the subcommands
-//! `match`, `stress`, `bench` and `score`.
+//! `match`, `stress`, `bench`, `score` and `selfplay`.
 
 /// `println!` for command output: when stdout is closed (`kosumi score
 /// *.sgf | head -1`) the process ends quietly instead of panicking.
@@ -13,6 +13,7 @@ pub mod bench;
 pub mod gtp_client;
 pub mod match_runner;
 pub mod score_cmd;
+pub mod selfplay;
 pub mod stats;
 pub mod stress;
 
@@ -56,6 +57,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Count finished games from SGF files (Japanese rules by default).
     Score(score_cmd::ScoreArgs),
+    /// Soak test: fast kosumi-vs-kosumi games through the GTP engine, every move checked.
+    Selfplay(selfplay::SelfplayArgs),
 }
 
 /// Options of the GTP engine.
@@ -196,6 +199,7 @@ pub fn main() -> i32 {
         Some(Command::Stress(args)) => stress::run(args),
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Score(args)) => score_cmd::run(args),
+        Some(Command::Selfplay(args)) => selfplay::run(args),
     }
 }
 

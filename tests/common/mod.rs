@@ -1,3 +1,4 @@
 #![allow(dead_code)]
 //! Helpers shared by integration tests.
+pub mod fuzz_checks;
 pub mod reference;
