@@ -1,9 +1,10 @@
 //! Command-line interface: the GTP engine (default) and the subcommands
-//! `match`, `stress`, `bench` and `score`.
+//! `match`, `stress`, `bench`, `score`, `train-patterns` and `patterns`.
 
 pub mod bench;
 pub mod gtp_client;
 pub mod match_runner;
+pub mod patterns;
 pub mod score_cmd;
 pub mod stats;
 pub mod stress;
@@ -48,6 +49,10 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Count finished games from SGF files (Japanese rules by default).
     Score(score_cmd::ScoreArgs),
+    /// Learn move pattern weights from game records.
+    TrainPatterns(patterns::TrainArgs),
+    /// Tools for the learned move patterns (move prediction).
+    Patterns(patterns::PatternsArgs),
 }
 
 /// Options of the GTP engine.
@@ -188,6 +193,8 @@ pub fn main() -> i32 {
         Some(Command::Stress(args)) => stress::run(args),
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Score(args)) => score_cmd::run(args),
+        Some(Command::TrainPatterns(args)) => patterns::train(args),
+        Some(Command::Patterns(args)) => patterns::run(args),
     }
 }
 

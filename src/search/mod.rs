@@ -34,6 +34,7 @@
 //!   the new position is kept (after the opponent's move, after `undo` while
 //!   the old root is still held); a third of the cap is kept for copying it.
 
+pub mod patterns;
 pub mod policy;
 mod searcher;
 mod time;
