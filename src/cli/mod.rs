@@ -11,7 +11,9 @@ pub mod stress;
 
 use crate::board::Rules;
 use crate::gtp::engine::{Engine, EngineOptions};
+use crate::search::patterns::Model;
 use crate::search::SearchParams;
+use std::sync::Arc;
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
 
@@ -88,11 +90,19 @@ pub struct GtpArgs {
     /// No search progress on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Learned move patterns in the tree priors: on or off.
+    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
+    pub patterns: String,
+    /// Pattern weights file made by `kosumi train-patterns` (default: the
+    /// built-in weights).
+    #[arg(long)]
+    pub pattern_weights: Option<std::path::PathBuf>,
 }
 
 impl GtpArgs {
-    /// The engine settings these options give.
-    pub fn options(&self) -> EngineOptions {
+    /// The engine settings these options give; an unreadable or malformed
+    /// `--pattern-weights` file is an error.
+    pub fn options(&self) -> Result<EngineOptions, String> {
         let mut search = SearchParams::default();
         if let Some(t) = self.threads {
             search.threads = t as usize;
@@ -110,11 +120,17 @@ impl GtpArgs {
         }
         search.ponder = self.ponder;
         search.quiet = self.quiet;
-        EngineOptions {
+        let patterns = match (self.patterns.as_str(), &self.pattern_weights) {
+            ("off", _) => None,
+            (_, Some(path)) => Some(Arc::new(Model::load(path).map_err(|e| e.to_string())?)),
+            _ => Some(Model::embedded()),
+        };
+        Ok(EngineOptions {
             rules: self.rules,
             komi: self.komi,
             search,
-        }
+            patterns,
+        })
     }
 }
 
@@ -165,7 +181,14 @@ fn run_gtp(args: &GtpArgs) -> i32 {
     if std::io::stdin().is_terminal() {
         eprintln!("kosumi {}: a GTP engine waiting for commands on stdin (try 'list_commands', 'quit' to leave; see 'kosumi --help')", env!("CARGO_PKG_VERSION"));
     }
-    let mut engine = Engine::new(args.options());
+    let options = match args.options() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("kosumi: {e}");
+            return 2;
+        }
+    };
+    let mut engine = Engine::new(options);
     match engine.run(std::io::stdin(), std::io::stdout().lock()) {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
@@ -224,7 +247,7 @@ mod tests {
             "-3",
         ])
         .unwrap();
-        let o = cli.gtp.options();
+        let o = cli.gtp.options().unwrap();
         assert_eq!(o.search.playouts, Some(500));
         assert_eq!(o.rules.name(), "chinese");
         assert_eq!(o.komi, Some(-3.0));
