@@ -30,7 +30,13 @@ fn board(rows: &[&str]) -> Board {
     b
 }
 
-fn features(b: &Board, color: Color, x: usize, y: usize, last: Option<(usize, usize)>) -> MoveFeatures {
+fn features(
+    b: &Board,
+    color: Color,
+    x: usize,
+    y: usize,
+    last: Option<(usize, usize)>,
+) -> MoveFeatures {
     let last = last.map(|(x, y)| Point::new(x, y));
     Context::new(b, color, last, None, false).features(Point::new(x, y))
 }
@@ -173,7 +179,10 @@ fn shapes_are_the_same_under_symmetry_and_colour_swap() {
         assert_eq!(pattern3_id(&sw, p, W), id3);
         // The other mover sees another shape (unless the area is colourless).
         if b.points().any(|q| b.get(q).is_some()) {
-            assert_ne!(Context::new(&b, W, None, None, false).large_keys(p)[6], keys[6]);
+            assert_ne!(
+                Context::new(&b, W, None, None, false).large_keys(p)[6],
+                keys[6]
+            );
         }
     }
 }
@@ -200,7 +209,10 @@ fn weights_round_trip_and_bad_files_are_errors() {
     assert!(Model::from_bytes(b"").is_err());
     let mut bad = bytes.clone();
     bad[0] = b'X';
-    assert!(Model::from_bytes(&bad).unwrap_err().0.contains("not a kosumi"));
+    assert!(Model::from_bytes(&bad)
+        .unwrap_err()
+        .0
+        .contains("not a kosumi"));
     let mut bad = bytes.clone();
     bad[5] = 9;
     assert!(Model::from_bytes(&bad).unwrap_err().0.contains("version"));
@@ -238,7 +250,10 @@ fn games_replay_and_bad_games_are_refused() {
     assert!(replay(b"(;GM[1]SZ[19]AW[dd];B[pp])", |_| {}).is_err());
     assert!(replay(b"not sgf", |_| {}).is_err());
     // Handicap stones are set up, White moves first.
-    assert_eq!(replay(b"(;GM[1]SZ[19]HA[2]AB[dd][pp];W[dp];B[pd])", |_| {}), Ok(2));
+    assert_eq!(
+        replay(b"(;GM[1]SZ[19]HA[2]AB[dd][pp];W[dp];B[pd])", |_| {}),
+        Ok(2)
+    );
 }
 
 fn kosumi(args: &[&str]) -> (bool, String, String) {
@@ -264,7 +279,10 @@ fn train_and_measure_end_to_end() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     let held = files.iter().filter(|f| is_held_out(f)).count();
-    assert!(held >= 1 && held < files.len(), "the test data has a held-out game");
+    assert!(
+        held >= 1 && held < files.len(),
+        "the test data has a held-out game"
+    );
     let (ok, _, err) = kosumi(&[
         "train-patterns",
         "--games",

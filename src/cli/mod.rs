@@ -13,9 +13,9 @@ use crate::board::Rules;
 use crate::gtp::engine::{Engine, EngineOptions};
 use crate::search::patterns::Model;
 use crate::search::SearchParams;
-use std::sync::Arc;
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
+use std::sync::Arc;
 
 const AFTER_HELP: &str = "\
 Using kosumi from a GUI or controller (it speaks GTP v2 on stdin/stdout):

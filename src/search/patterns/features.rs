@@ -381,26 +381,39 @@ impl<'a> Context<'a> {
     /// The keys of the large shapes around `p` (empty), one per size in
     /// [`LARGE_SIZES`], each the same for all 8 symmetries.
     pub fn large_keys(&self, p: Point) -> [u64; LARGE_SIZES.len()] {
+        let mut keys = [0; LARGE_SIZES.len()];
+        let mut k = 0;
+        self.each_large_key(p, |key| {
+            keys[k] = key;
+            k += 1;
+            true
+        });
+        keys
+    }
+
+    /// Calls `f` with the key of each large shape around `p`, smallest
+    /// first, while it returns `true`. (A shape seen less often than a
+    /// threshold has no larger shape seen more often: a model stops at the
+    /// first unknown size.)
+    pub fn each_large_key(&self, p: Point, mut f: impl FnMut(u64) -> bool) {
         let t = tables();
         let z = &t.zobrist[self.color.index()];
         let centre = ((p.y() + PAD) * self.width + p.x() + PAD) as isize;
-        let mut best = [u64::MAX; LARGE_SIZES.len()];
         let mut h = [0u64; 8];
         let mut start = 0;
         for (k, &end) in t.ends.iter().enumerate() {
-            for i in start..end {
-                let o = &self.sym_offsets[i];
-                let zi = &z[i];
-                for s in 0..8 {
+            for (o, zi) in self.sym_offsets[start..end].iter().zip(&z[start..end]) {
+                for (hs, &os) in h.iter_mut().zip(o) {
                     // In the grid: |dx|, |dy| <= PAD around an on-board point.
-                    let cell = self.grid[(centre + o[s]) as usize];
-                    h[s] ^= zi[cell as usize];
+                    let cell = self.grid[(centre + os) as usize];
+                    *hs ^= zi[cell as usize];
                 }
             }
             start = end;
-            best[k] = h.iter().min().expect("8 symmetries") ^ t.salt[k];
+            if !f(h.iter().min().expect("8 symmetries") ^ t.salt[k]) {
+                return;
+            }
         }
-        best
     }
 
     /// Features of passing.
@@ -425,33 +438,30 @@ impl<'a> Context<'a> {
         let mut own_two = false;
         let mut last_chain_adjacent = false;
         for n in p.neighbours() {
-            match board.get(n) {
-                Some(c) => {
-                    let libs = board.liberty_count(n);
-                    if libs <= 2 {
-                        tactical = true;
-                    }
-                    if c == color {
-                        if libs == 1 {
-                            own_atari = true;
-                            if let Some(l) = self.last {
-                                if board
-                                    .chain_iter(n)
-                                    .any(|s| s.neighbours().contains(&l) || s == l)
-                                {
-                                    own_atari_near_last = true;
-                                }
+            if let Some(c) = board.get(n) {
+                let libs = board.liberty_count(n);
+                if libs <= 2 {
+                    tactical = true;
+                }
+                if c == color {
+                    if libs == 1 {
+                        own_atari = true;
+                        if let Some(l) = self.last {
+                            if board
+                                .chain_iter(n)
+                                .any(|s| s.neighbours().contains(&l) || s == l)
+                            {
+                                own_atari_near_last = true;
                             }
-                        } else if libs == 2 {
-                            own_two = true;
                         }
-                    } else if let Some(l) = self.last {
-                        if board.get(l) == Some(opp) && board.chain_id(l) == board.chain_id(n) {
-                            last_chain_adjacent = true;
-                        }
+                    } else if libs == 2 {
+                        own_two = true;
+                    }
+                } else if let Some(l) = self.last {
+                    if board.get(l) == Some(opp) && board.chain_id(l) == board.chain_id(n) {
+                        last_chain_adjacent = true;
                     }
                 }
-                None => {}
             }
         }
         if !tactical && board.is_self_atari(p, color) {
@@ -474,9 +484,7 @@ impl<'a> Context<'a> {
                     };
                     let takes_last =
                         last_chain_adjacent && self.last.is_some_and(|l| b.get(l).is_none());
-                    f.push(
-                        CAPTURE.base + 1 + class * 4 + takes_last as u32 * 2 + own_atari as u32,
-                    );
+                    f.push(CAPTURE.base + 1 + class * 4 + takes_last as u32 * 2 + own_atari as u32);
                 }
             } else if own_atari && libs >= 2 {
                 let class = match libs {
@@ -596,7 +604,10 @@ mod tests {
         assert_eq!(t.ends.len(), LARGE_SIZES.len());
         assert!(t.ends.windows(2).all(|w| w[0] < w[1]));
         // Size 10 reaches |dx| = 5 at most: the grid padding suffices.
-        assert!(t.offsets.iter().all(|&(dx, dy)| dx.abs() <= PAD as i32 && dy.abs() <= PAD as i32));
+        assert!(t
+            .offsets
+            .iter()
+            .all(|&(dx, dy)| dx.abs() <= PAD as i32 && dy.abs() <= PAD as i32));
         // The 3x3 symmetry classes: far fewer than the raw codes.
         assert!(pattern3_count() > 1000 && pattern3_count() < 12_000);
     }

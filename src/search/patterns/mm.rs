@@ -132,8 +132,12 @@ impl Dataset {
                 self.strengths(&gamma, &mut strength);
                 acc.iter_mut().for_each(|a| *a = 0.0);
                 for j in 0..self.positions() {
-                    let es = &self.entries[self.pos_start[j] as usize..self.pos_start[j + 1] as usize];
-                    let e: f64 = es.iter().map(|&(t, c)| c as f64 * strength[t as usize]).sum();
+                    let es =
+                        &self.entries[self.pos_start[j] as usize..self.pos_start[j + 1] as usize];
+                    let e: f64 = es
+                        .iter()
+                        .map(|&(t, c)| c as f64 * strength[t as usize])
+                        .sum();
                     let inv = 1.0 / e;
                     for &(t, c) in es {
                         acc[t as usize] += c as f64 * inv;
@@ -175,7 +179,10 @@ impl Dataset {
         let mut ll = 0.0;
         for j in 0..self.positions() {
             let es = &self.entries[self.pos_start[j] as usize..self.pos_start[j + 1] as usize];
-            let e: f64 = es.iter().map(|&(t, c)| c as f64 * strength[t as usize]).sum();
+            let e: f64 = es
+                .iter()
+                .map(|&(t, c)| c as f64 * strength[t as usize])
+                .sum();
             ll += (strength[self.winners[j] as usize] / e).ln();
         }
         ll / self.positions().max(1) as f64

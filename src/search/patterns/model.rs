@@ -80,10 +80,14 @@ impl Reader<'_> {
         Ok(self.take(1)?[0])
     }
     fn u32(&mut self) -> Result<u32, WeightsError> {
-        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().expect("4 bytes"),
+        ))
     }
     fn u64(&mut self) -> Result<u64, WeightsError> {
-        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().expect("8 bytes"),
+        ))
     }
     fn gamma(&mut self) -> Result<f32, WeightsError> {
         let g = f32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes"));
@@ -128,8 +132,7 @@ impl Model {
     pub fn load(path: &std::path::Path) -> Result<Model, WeightsError> {
         let bytes = std::fs::read(path)
             .map_err(|e| WeightsError(format!("cannot read {}: {e}", path.display())))?;
-        Model::from_bytes(&bytes)
-            .map_err(|e| WeightsError(format!("{}: {}", path.display(), e.0)))
+        Model::from_bytes(&bytes).map_err(|e| WeightsError(format!("{}: {}", path.display(), e.0)))
     }
 
     /// Parses the file format (see the module docs).
@@ -244,12 +247,22 @@ impl Model {
         }
     }
 
-    /// All features of playing at `p`, with the largest known large shape.
+    /// All features of playing at `p`, with the largest known large shape
+    /// (sizes are tried smallest first, up to the first unknown one: the
+    /// shapes kept are those seen often enough, so a larger shape is never
+    /// known when a smaller one is not).
     pub fn features(&self, ctx: &Context, p: Point) -> MoveFeatures {
         let mut f = ctx.features(p);
         if !self.large.is_empty() {
-            let keys = ctx.large_keys(p);
-            if let Some(&id) = keys.iter().rev().find_map(|k| self.large.get(k)) {
+            let mut largest = None;
+            ctx.each_large_key(p, |key| match self.large.get(&key) {
+                Some(&id) => {
+                    largest = Some(id);
+                    true
+                }
+                None => false,
+            });
+            if let Some(id) = largest {
                 f.push(id);
             }
         }

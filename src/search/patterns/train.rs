@@ -27,7 +27,7 @@ pub fn is_held_out(name: &str) -> bool {
         h ^= b as u64;
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
-    h % HOLD_OUT_EVERY == 0
+    h.is_multiple_of(HOLD_OUT_EVERY)
 }
 
 /// A position of a replayed game, before `played`.
@@ -199,7 +199,12 @@ impl Trainer {
 
     /// Second pass: adds each position of a game with probability `sample`.
     /// Returns the positions added. Call [`Trainer::keep_shapes`] first.
-    pub fn collect(&mut self, bytes: &[u8], sample: f64, rng: &mut StdRng) -> Result<usize, String> {
+    pub fn collect(
+        &mut self,
+        bytes: &[u8],
+        sample: f64,
+        rng: &mut StdRng,
+    ) -> Result<usize, String> {
         let (Some(model), Some(data)) = (&self.model, &mut self.data) else {
             return Err("keep_shapes must come before collect".into());
         };
