@@ -53,6 +53,7 @@ pub fn figures() -> Vec<BenchFn> {
         board_copy_play,
         hash_read,
         hash_recompute,
+        pattern_features,
     ]
 }
 
@@ -119,6 +120,32 @@ fn mid_game() -> Game {
         game.play(color, mv).expect("random_move gives legal moves");
     }
     game
+}
+
+/// What the tree pays per candidate move for the learned patterns: the
+/// features (with the largest known shape) and the strength.
+fn pattern_features(budget: Duration) -> Figure {
+    let game = mid_game();
+    let board = game.board();
+    let model = crate::search::patterns::Model::embedded();
+    let last = game.moves().last().and_then(|&(_, m)| m.point());
+    let ctx = crate::search::patterns::Context::new(board, Color::Black, last, None, false);
+    let points: Vec<Point> = board
+        .points()
+        .filter(|&p| board.is_legal(p, Color::Black))
+        .collect();
+    let ns = ns_per_op(budget, |n| {
+        for _ in 0..n {
+            for &p in &points {
+                black_box(model.strength(&model.features(&ctx, black_box(p))));
+            }
+        }
+    });
+    Figure {
+        name: "learned pattern features, mid-game 19x19",
+        value: ns / points.len() as f64,
+        unit: "ns/move",
+    }
 }
 
 fn legality_per_point(budget: Duration) -> Figure {

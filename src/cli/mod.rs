@@ -1,5 +1,6 @@
 //! Command-line interface: the GTP engine (default) and the subcommands
-//! `match`, `stress`, `bench`, `score` and `selfplay`.
+//! `match`, `stress`, `bench`, `score`, `selfplay`, `train-patterns` and
+//! `patterns`.
 
 /// `println!` for command output: when stdout is closed (`kosumi score
 /// *.sgf | head -1`) the process ends quietly instead of panicking.
@@ -12,6 +13,7 @@ macro_rules! outln {
 pub mod bench;
 pub mod gtp_client;
 pub mod match_runner;
+pub mod patterns;
 pub mod score_cmd;
 pub mod selfplay;
 pub mod stats;
@@ -19,9 +21,11 @@ pub mod stress;
 
 use crate::board::Rules;
 use crate::gtp::engine::{Engine, EngineOptions};
+use crate::search::patterns::Model;
 use crate::search::SearchParams;
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
+use std::sync::Arc;
 
 const AFTER_HELP: &str = "\
 Using kosumi from a GUI or controller (it speaks GTP v2 on stdin/stdout):
@@ -59,6 +63,10 @@ enum Command {
     Score(score_cmd::ScoreArgs),
     /// Soak test: fast kosumi-vs-kosumi games through the GTP engine, every move checked.
     Selfplay(selfplay::SelfplayArgs),
+    /// Learn move pattern weights from game records.
+    TrainPatterns(patterns::TrainArgs),
+    /// Tools for the learned move patterns (move prediction).
+    Patterns(patterns::PatternsArgs),
 }
 
 /// Options of the GTP engine.
@@ -94,11 +102,19 @@ pub struct GtpArgs {
     /// No search progress on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Learned move patterns in the tree priors: on or off.
+    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
+    pub patterns: String,
+    /// Pattern weights file made by `kosumi train-patterns` (default: the
+    /// built-in weights).
+    #[arg(long)]
+    pub pattern_weights: Option<std::path::PathBuf>,
 }
 
 impl GtpArgs {
-    /// The engine settings these options give.
-    pub fn options(&self) -> EngineOptions {
+    /// The engine settings these options give; an unreadable or malformed
+    /// `--pattern-weights` file is an error.
+    pub fn options(&self) -> Result<EngineOptions, String> {
         let mut search = SearchParams::default();
         if let Some(t) = self.threads {
             search.threads = t as usize;
@@ -116,11 +132,17 @@ impl GtpArgs {
         }
         search.ponder = self.ponder;
         search.quiet = self.quiet;
-        EngineOptions {
+        let patterns = match (self.patterns.as_str(), &self.pattern_weights) {
+            ("off", _) => None,
+            (_, Some(path)) => Some(Arc::new(Model::load(path).map_err(|e| e.to_string())?)),
+            _ => Some(Model::embedded()),
+        };
+        Ok(EngineOptions {
             rules: self.rules,
             komi: self.komi,
             search,
-        }
+            patterns,
+        })
     }
 }
 
@@ -171,7 +193,14 @@ fn run_gtp(args: &GtpArgs) -> i32 {
     if std::io::stdin().is_terminal() {
         eprintln!("kosumi {}: a GTP engine waiting for commands on stdin (try 'list_commands', 'quit' to leave; see 'kosumi --help')", env!("CARGO_PKG_VERSION"));
     }
-    let mut engine = Engine::new(args.options());
+    let options = match args.options() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("kosumi: {e}");
+            return 2;
+        }
+    };
+    let mut engine = Engine::new(options);
     match engine.run(std::io::stdin(), std::io::stdout().lock()) {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
@@ -200,6 +229,8 @@ pub fn main() -> i32 {
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Score(args)) => score_cmd::run(args),
         Some(Command::Selfplay(args)) => selfplay::run(args),
+        Some(Command::TrainPatterns(args)) => patterns::train(args),
+        Some(Command::Patterns(args)) => patterns::run(args),
     }
 }
 
@@ -243,7 +274,7 @@ mod tests {
             "-3",
         ])
         .unwrap();
-        let o = cli.gtp.options();
+        let o = cli.gtp.options().unwrap();
         assert_eq!(o.search.playouts, Some(500));
         assert_eq!(o.rules.name(), "chinese");
         assert_eq!(o.komi, Some(-3.0));

@@ -109,14 +109,18 @@ pub struct EngineOptions {
     pub komi: Option<f64>,
     /// Search settings.
     pub search: SearchParams,
+    /// Learned move patterns for the tree priors (`None`: off).
+    pub patterns: Option<std::sync::Arc<crate::search::patterns::Model>>,
 }
 
 impl Default for EngineOptions {
+    /// Japanese rules, default search settings, the built-in patterns.
     fn default() -> Self {
         EngineOptions {
             rules: Rules::japanese(),
             komi: None,
             search: SearchParams::default(),
+            patterns: Some(crate::search::patterns::Model::embedded()),
         }
     }
 }
@@ -155,7 +159,10 @@ impl Engine {
         Engine {
             game,
             komi,
-            searcher: Searcher::new(options.search),
+            searcher: Searcher::with_policy(
+                options.search,
+                crate::search::Policy::default().with_patterns(options.patterns),
+            ),
             clock: Clock::none(),
             stop: Arc::new(AtomicBool::new(false)),
             stop_on_input: Arc::new(AtomicBool::new(false)),

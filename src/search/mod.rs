@@ -9,6 +9,10 @@
 //!   priors given as virtual playouts, offset from the parent's value. The
 //!   tree is shared by all threads without locks (atomic counters, virtual
 //!   loss, one thread expands a node while the others play out from it).
+//! - **Priors**: tactics, 3x3 shapes and distances ([`policy`]), plus the
+//!   move patterns learned from strong games ([`patterns`]): each move's
+//!   Bradley-Terry strength relative to the best move's adds virtual wins
+//!   (progressive bias). `--patterns off` leaves them out.
 //! - **Playouts**: capture the last move's chain in atari, save own chains
 //!   it ataried (not into a ladder), take what the own previous move
 //!   ataried, nakade vital points, MoGo 3x3 shapes around the last move,
@@ -34,6 +38,7 @@
 //!   the new position is kept (after the opponent's move, after `undo` while
 //!   the old root is still held); a third of the cap is kept for copying it.
 
+pub mod patterns;
 pub mod policy;
 mod searcher;
 mod time;

@@ -3,9 +3,12 @@
 //!
 //! Both read the same [`Policy`]: its 3x3 pattern weights and its tactical
 //! weights. A learned pattern set plugs in by replacing
-//! [`Policy::pattern3`] (and tuning [`PriorWeights`]).
+//! [`Policy::pattern3`] (and tuning [`PriorWeights`]); the move patterns
+//! learned from strong games ([`Policy::patterns`]) add to the tree priors.
 
+use super::patterns::Model;
 use crate::board::{Board, Color, FastRng, Point, STRIDE};
+use std::sync::Arc;
 
 /// Number of 3x3 neighbourhoods: 8 neighbours, 2 bits each.
 pub const PATTERN3_COUNT: usize = 1 << 16;
@@ -172,6 +175,10 @@ pub struct PriorWeights {
     pub third_line_empty: f32,
     /// Losses of the pass while the board is still half empty.
     pub pass_early: f32,
+    /// Virtual playouts from the learned move patterns: a move's share of
+    /// them won is the square root of its strength relative to the
+    /// strongest move's.
+    pub learned: f32,
 }
 
 impl Default for PriorWeights {
@@ -191,6 +198,7 @@ impl Default for PriorWeights {
             second_line_empty: 3.0,
             third_line_empty: 2.0,
             pass_early: 20.0,
+            learned: 20.0,
         }
     }
 }
@@ -233,18 +241,22 @@ pub struct Policy {
     pub prior: PriorWeights,
     /// Playout rule rates.
     pub playout: PlayoutWeights,
+    /// Learned move patterns for the tree priors (`None`: off).
+    pub patterns: Option<Arc<Model>>,
     /// One bit per 3x3 code: whether playouts play that shape (weight at
     /// least 0.5). 8 KiB, so the playout lookup stays in the L1 cache.
     shapes: Vec<u64>,
 }
 
 impl Default for Policy {
+    /// MoGo shapes, default weights and the built-in learned patterns.
     fn default() -> Policy {
         let mut pattern3 = vec![0.0; PATTERN3_COUNT];
         for spec in &MOGO_PATTERNS {
             add_pattern(&mut pattern3, spec, 1.0);
         }
         Policy::new(pattern3, PriorWeights::default(), PlayoutWeights::default())
+            .with_patterns(Some(Model::embedded()))
     }
 }
 
@@ -289,17 +301,37 @@ fn empty_around(board: &Board, p: Point) -> bool {
 
 impl Policy {
     /// A policy from 3x3 pattern weights (one per code, see
-    /// [`pattern3_code`]; missing codes weigh 0) and rule weights.
+    /// [`pattern3_code`]; missing codes weigh 0) and rule weights, without
+    /// learned patterns.
     pub fn new(mut pattern3: Vec<f32>, prior: PriorWeights, playout: PlayoutWeights) -> Policy {
         pattern3.resize(PATTERN3_COUNT, 0.0);
         let mut policy = Policy {
             pattern3,
             prior,
             playout,
+            patterns: None,
             shapes: Vec::new(),
         };
         policy.refresh();
         policy
+    }
+
+    /// This policy with these learned patterns (`None`: without).
+    pub fn with_patterns(mut self, patterns: Option<Arc<Model>>) -> Policy {
+        self.patterns = patterns;
+        self
+    }
+
+    /// `prior` with the learned patterns' opinion added: `relative` is the
+    /// move's strength over the strongest candidate's, in [0, 1].
+    pub fn learned_prior(&self, prior: Prior, relative: f32) -> Prior {
+        let k = self.prior.learned;
+        let good = prior.visits * prior.value + k * relative.clamp(0.0, 1.0).sqrt();
+        let visits = prior.visits + k;
+        Prior {
+            visits,
+            value: good / visits,
+        }
     }
 
     /// Rebuilds what playouts derive from [`Policy::pattern3`]; call it after

@@ -22,6 +22,7 @@
 //! smaller losses when the result looks decided (handicap games, far ahead
 //! or behind).
 
+use super::patterns::Context;
 use super::policy::{Policy, Prior};
 use super::time::Clock;
 use super::tree::{Arena, Node, EXPANDED, EXPANDING, LEAF, PASS, SCORE_ONE, VALUE_ONE};
@@ -810,6 +811,8 @@ struct Worker<'a> {
     own: Vec<i32>,
     own_samples: u64,
     priors: Vec<(u16, Prior)>,
+    /// Learned pattern strengths of the candidates, as `priors`.
+    strengths: Vec<f32>,
     /// Stones of each colour when two passes in the tree ended the game:
     /// the playout after that only settles dead stones, it cannot claim dame.
     ended: Option<[Bitboard; 2]>,
@@ -828,6 +831,7 @@ impl<'a> Worker<'a> {
             own: vec![0; SLOTS],
             own_samples: 0,
             priors: Vec::with_capacity(SLOTS),
+            strengths: Vec::with_capacity(SLOTS),
             ended: None,
         }
     }
@@ -879,7 +883,7 @@ impl<'a> Worker<'a> {
                     .compare_exchange(LEAF, EXPANDING, Acquire, Relaxed)
                     .is_ok()
             {
-                state = if self.expand(n, to_move, last) {
+                state = if self.expand(n, to_move, last, last2, passes > 0) {
                     EXPANDED
                 } else {
                     LEAF
@@ -1148,7 +1152,14 @@ impl<'a> Worker<'a> {
 
     /// Creates the children of `n` (every legal move filling no own true eye,
     /// and the pass) with their priors. `false` when memory is full.
-    fn expand(&mut self, n: &Node, to_move: Color, last: Option<Point>) -> bool {
+    fn expand(
+        &mut self,
+        n: &Node,
+        to_move: Color,
+        last: Option<Point>,
+        last2: Option<Point>,
+        passed: bool,
+    ) -> bool {
         let sh = self.sh;
         let board = &self.board;
         self.priors.clear();
@@ -1157,6 +1168,21 @@ impl<'a> Worker<'a> {
             if board.is_legal_empty(p, to_move) && !board.is_eye(p, to_move) {
                 self.priors
                     .push((e, sh.policy.prior(board, to_move, p, last)));
+            }
+        }
+        if let Some(model) = &sh.policy.patterns {
+            // Learned patterns: strengths relative to the strongest move.
+            let ctx = Context::new(board, to_move, last, last2, passed);
+            self.strengths.clear();
+            for &(e, _) in &self.priors {
+                let f = model.features(&ctx, Point::from_index(e as usize));
+                self.strengths.push(model.strength(&f));
+            }
+            let best = self.strengths.iter().fold(0.0f32, |a, &b| a.max(b));
+            if best > 0.0 {
+                for (k, (_, prior)) in self.priors.iter_mut().enumerate() {
+                    *prior = sh.policy.learned_prior(*prior, self.strengths[k] / best);
+                }
             }
         }
         // A fixed child order whatever the empty list's order.
