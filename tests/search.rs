@@ -75,23 +75,9 @@ fn deterministic_with_one_thread_and_a_seed() {
     assert_eq!(a1.ownership.len(), 81);
 }
 
-/// A white chain of nine stones in atari at F2; if Black does not take it,
-/// White connects to its wall (or takes E1) and wins the bottom.
-const WHITE_IN_ATARI: [&str; 9] = [
-    ". . . . . X O . .",
-    ". . . . . X O . .",
-    ". . . . . X O . .",
-    ". . . . . X O . .",
-    ". . . . . X O . .",
-    ". . . . . X O . .",
-    "X X X X X X O . .",
-    "O O O O O . . . .",
-    "O O O O X . . . .",
-];
-
-/// [`WHITE_IN_ATARI`] with a White stone on G2: any move but the capture at
-/// F2 lets White connect, so the capture is the only good move (without G2,
-/// Black G2 also wins and the choice depends on the seed).
+/// A white chain of nine stones in atari at F2, with a White stone on G2:
+/// any move but the capture at F2 lets White connect, so the capture is the
+/// only good move (without G2, Black G2 also wins).
 const WHITE_IN_ATARI_CONNECTING: [&str; 9] = [
     ". . . . . X O . .",
     ". . . . . X O . .",
