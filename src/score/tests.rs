@@ -397,5 +397,7 @@ fn a_position_is_judged_the_same_whatever_its_history() {
             assert_eq!(a.status(p), b.status(p), "{size}x{size} {p:?}\n{board}");
             assert_eq!(a.owner(p), b.owner(p), "{size}x{size} {p:?}\n{board}");
         }
+        // The playouts themselves are the same: equal ownership estimates.
+        assert_eq!(a, b, "{size}x{size}");
     }
 }
