@@ -35,6 +35,11 @@ pub struct SelfplayArgs {
     /// Seed of the whole run (game choices and both engines' searches).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Number of the first game: `--start 840 --games 1` replays game 840
+    /// of a run with the same seed and sizes (its set-up and, up to the
+    /// interrupted analysis, its moves).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub start: u64,
     /// Board sizes, used in turn.
     #[arg(long, value_delimiter = ',', default_value = "9,13,19",
           value_parser = clap::value_parser!(u8).range(2..=25))]
@@ -163,7 +168,8 @@ pub fn play_all(args: &SelfplayArgs, log: &mut dyn FnMut(&str)) -> Result<Selfpl
         summary: SelfplaySummary::default(),
     };
     let mut result = Ok(());
-    for g in 1..=args.games {
+    let first = args.start as usize;
+    for g in first..first + args.games {
         let size = args.sizes[(g - 1) % args.sizes.len()] as usize;
         let seed = args
             .seed
@@ -587,12 +593,25 @@ impl Context {
                     i + 1
                 ));
             }
-            if *s != ours {
-                return Err(format!(
-                    "engine {}: final_score {s}, the referee counts {ours}",
-                    i + 1
-                ));
+        }
+        if scores.iter().any(|s| *s != ours) {
+            let mut dump = String::new();
+            for p in &mut self.players {
+                dump.push_str(&p.must("printsgf")?);
+                dump.push('\n');
             }
+            let path = self.scratch.with_extension("failure.sgf");
+            let _ = std::fs::write(&path, dump);
+            return Err(format!(
+                "final_score: engine 1 {}, engine 2 {}, the referee counts {ours} ({} rules, prisoners black {} white {}, komi {}); both engines' records in {}",
+                scores[0],
+                scores[1],
+                rules.name(),
+                referee.board().captures(Color::Black),
+                referee.board().captures(Color::White),
+                referee.komi(),
+                path.display()
+            ));
         }
         let margin = parse_score(&ours).unwrap_or(0.0);
         let (result, winner) = match resigned {

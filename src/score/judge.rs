@@ -33,10 +33,11 @@ pub fn judge_with_seed(game: &Game, seed: u64, playouts: usize) -> Judgement {
     }
     let mut rng = FastRng::new(seed);
     let half = playouts.div_ceil(2).max(1);
+    let position = position_only(board);
     // tallies[c] has colour c moving first.
     let tallies = [
-        tally(board, Color::Black, half, &mut rng),
-        tally(board, Color::White, half, &mut rng),
+        tally(&position, Color::Black, half, &mut rng),
+        tally(&position, Color::White, half, &mut rng),
     ];
     let status = chain_statuses(board, &tallies);
     let ownership = board
@@ -47,6 +48,21 @@ pub fn judge_with_seed(game: &Game, seed: u64, playouts: usize) -> Judgement {
         })
         .collect();
     Judgement::from_statuses(board, |p| status[p.index()], ownership)
+}
+
+/// The stones of `board` on a fresh board: the playouts sample empty
+/// points in the board's list order and answer the last move, both of which
+/// depend on how the position was reached (moves, undos, a reloaded
+/// record). Judging this copy gives a position one verdict whatever its
+/// history.
+fn position_only(board: &Board) -> Board {
+    let mut fresh = Board::new(board.size());
+    for p in board.points() {
+        if let Some(c) = board.get(p) {
+            fresh.set_stone(p, Some(c));
+        }
+    }
+    fresh
 }
 
 /// Status of every stone, per padded index.
