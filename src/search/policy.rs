@@ -198,7 +198,7 @@ impl Default for PriorWeights {
             second_line_empty: 3.0,
             third_line_empty: 2.0,
             pass_early: 20.0,
-            learned: 20.0,
+            learned: 40.0,
         }
     }
 }
