@@ -182,8 +182,14 @@ pub fn play_all(args: &SelfplayArgs, log: &mut dyn FnMut(&str)) -> Result<Selfpl
                 break;
             }
         }
-        if g == 10 {
+        if g + 1 - first == 10 {
             ctx.summary.peak_rss_at_10_kib = proc_status_kib("VmHWM");
+            if let Some(k) = ctx.summary.peak_rss_at_10_kib {
+                log(&format!(
+                    "peak RSS after game 10: {:.1} MiB",
+                    k as f64 / 1024.0
+                ));
+            }
         }
     }
     let _ = std::fs::remove_file(&ctx.scratch);
