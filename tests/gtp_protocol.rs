@@ -3,7 +3,7 @@
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -199,15 +199,23 @@ fn genmove_analyze_ends_with_play() {
 fn analysed_moves(command: &str) -> Vec<String> {
     let mut child = kosumi().spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = child.stdout.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
     stdin
         .write_all(format!("boardsize 9\n{command}\n").as_bytes())
         .unwrap();
     stdin.flush().unwrap();
-    std::thread::sleep(Duration::from_millis(600));
+    // Stop the analysis once it has reported, however slow the machine.
+    let mut out = String::new();
+    while !out.contains("info move ") {
+        let mut line = String::new();
+        assert!(
+            stdout.read_line(&mut line).unwrap() > 0,
+            "no analysis: {out}"
+        );
+        out.push_str(&line);
+    }
     stdin.write_all(b"protocol_version\n").unwrap();
     drop(stdin);
-    let mut out = String::new();
     stdout.read_to_string(&mut out).unwrap();
     assert!(child.wait().unwrap().success());
     let mut moves: Vec<String> = out
