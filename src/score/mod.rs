@@ -212,7 +212,11 @@ impl Judgement {
                     left &= !chain;
                     let libs = lifted.liberties_bb(x);
                     let inside = libs & terr[c.index()];
-                    if inside.count() == 1 && forced(&lifted, x, c, libs & inside, FILL_DEPTH) {
+                    let open = on
+                        & !(lifted.stones(Color::Black) | lifted.stones(Color::White))
+                        & !terr[0]
+                        & !terr[1];
+                    if inside.count() == 1 && forced(&lifted, x, c, inside, open, FILL_DEPTH) {
                         fill = inside.first().map(|t| (t, c));
                         break 'search;
                     }
@@ -285,7 +289,7 @@ const FILL_DEPTH: u32 = 3;
 /// in its own territory, so that the owner must fill it. The owner's answers
 /// matter: a dame that joins the chain to a friend with liberties ends the
 /// threat, one on the edge that adds none does not.
-fn forced(board: &Board, x: Point, c: Color, inside: Bitboard, depth: u32) -> bool {
+fn forced(board: &Board, x: Point, c: Color, inside: Bitboard, open: Bitboard, depth: u32) -> bool {
     let opp = c.opponent();
     let libs = board.liberties_bb(x);
     if libs.count() <= 1 {
@@ -295,8 +299,10 @@ fn forced(board: &Board, x: Point, c: Color, inside: Bitboard, depth: u32) -> bo
     if dame.count() > depth as usize {
         return false;
     }
-    for d in dame.iter() {
-        if !board.is_legal(d, opp) || board.is_self_atari(d, opp) {
+    // The opponent may also fill a dame next to one, to make it safe to fill.
+    let moves = dame | (dame.neighbours() & open & !inside);
+    for d in moves.iter() {
+        if !board.is_empty(d) || !board.is_legal(d, opp) || board.is_self_atari(d, opp) {
             continue;
         }
         let mut b = board.clone();
@@ -316,7 +322,7 @@ fn forced(board: &Board, x: Point, c: Color, inside: Bitboard, depth: u32) -> bo
         }
         if answers
             .iter()
-            .all(|a| forced(a, x, c, inside, depth.saturating_sub(1)))
+            .all(|a| forced(a, x, c, inside, open, depth.saturating_sub(1)))
         {
             return true;
         }

@@ -262,6 +262,31 @@ fn a_fill_the_owner_can_answer_with_a_dame_keeps_the_territory() {
     assert_eq!(j.owner(at("E4")), Owner::Dame);
 }
 
+/// B1 has the dame A1 and C1 in Black's area. White cannot fill A1 at
+/// once (self-atari) but can after filling A2; then B1 is in atari and
+/// Black must fill C1.
+const FILL_AFTER_A_DAME: [&str; 9] = [
+    "..OX.....",
+    "..OX.....",
+    "..OX.....",
+    "..OX.....",
+    "..OX.....",
+    "..OX.....",
+    "OOOX.....",
+    ".OXXX....",
+    ".X.X.....",
+];
+
+#[test]
+fn a_fill_forced_after_two_dame_is_not_territory() {
+    let game = position(&FILL_AFTER_A_DAME, RuleSet::Japanese, 6.5);
+    let j = judge(&game);
+    assert!(j.stones_with(PointStatus::Dead).is_empty(), "{j:?}");
+    assert_eq!(j.owner(at("C1")), Owner::Dame);
+    assert_eq!(j.owner(at("A2")), Owner::Dame);
+    assert_eq!(j.owner(at("E1")), Owner::Black);
+}
+
 #[test]
 fn captures_and_swedish_pass_stones_count() {
     for (rules, komi, want) in [
