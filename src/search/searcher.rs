@@ -32,6 +32,9 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::*};
 use std::time::{Duration, Instant};
 
+/// Smallest board on which the learned patterns shape the priors.
+const LEARNED_MIN_SIZE: usize = 13;
+
 /// Share of the value given to the score term.
 const SCORE_WEIGHT: f64 = 0.08;
 /// RAVE equivalence parameter: visits at which RAVE and UCT weigh the same.
@@ -1170,7 +1173,15 @@ impl<'a> Worker<'a> {
                     .push((e, sh.policy.prior(board, to_move, p, last)));
             }
         }
-        if let Some(model) = &sh.policy.patterns {
+        // Learned patterns (learned on 19x19) only from 13x13 up: on 9x9 they
+        // gained nothing measurable at equal playouts (+17 +- 108 Elo) and
+        // cost 40% of the playouts; on 19x19 they won 20-0.
+        let patterns = sh
+            .policy
+            .patterns
+            .as_ref()
+            .filter(|_| board.size() >= LEARNED_MIN_SIZE);
+        if let Some(model) = patterns {
             // Learned patterns: strengths relative to the strongest move.
             let ctx = Context::new(board, to_move, last, last2, passed);
             self.strengths.clear();
