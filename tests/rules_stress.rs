@@ -5,38 +5,9 @@
 mod common;
 
 use common::reference::{RefGame, Verdict};
-use kosumi::board::{Color, Game, Move, PlayError, Point, Rules};
+use kosumi::board::{Game, Move, Point, Rules};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-
-fn verdict_of(r: Result<(), PlayError>) -> Verdict {
-    match r {
-        Ok(()) => Verdict::Ok,
-        Err(PlayError::Occupied) => Verdict::Occupied,
-        Err(PlayError::Suicide) => Verdict::Suicide,
-        Err(PlayError::Ko) | Err(PlayError::Superko) => Verdict::Repetition,
-        Err(PlayError::OffBoard) => panic!("random moves stay on the board"),
-    }
-}
-
-fn compare(game: &Game, reference: &RefGame, context: &str) {
-    let board = game.board();
-    for p in board.points() {
-        assert_eq!(
-            board.get(p),
-            reference.get(p),
-            "point {p:?} differs; {context}"
-        );
-    }
-    for c in Color::ALL {
-        assert_eq!(
-            board.captures(c),
-            reference.captures[c.index()],
-            "{c} captures; {context}"
-        );
-    }
-    assert_eq!(board.position_hash(), reference.hash(), "hash; {context}");
-}
 
 /// Plays `attempts` random actions, counting verdicts; returns how many were checked.
 fn run(size: usize, rules: Rules, seed: u64, attempts: usize, tally: &mut [usize; 4]) -> usize {
@@ -72,8 +43,8 @@ fn run(size: usize, rules: Rules, seed: u64, attempts: usize, tally: &mut [usize
                 Move::Play(Point::new(rng.gen_range(0..size), rng.gen_range(0..size)))
             };
             let expected = reference.verdict(mv, color);
-            let checked = verdict_of(game.check(color, mv));
-            let got = verdict_of(game.play(color, mv));
+            let checked = Verdict::of(game.check(color, mv));
+            let got = Verdict::of(game.play(color, mv));
             assert_eq!(
                 checked, got,
                 "check and play disagree; seed {seed} step {step}"
@@ -96,7 +67,7 @@ fn run(size: usize, rules: Rules, seed: u64, attempts: usize, tally: &mut [usize
             }
         }
         if step % 7 == 0 {
-            compare(&game, &reference, &format!("seed {seed} step {step}"));
+            reference.assert_same(game.board(), &format!("seed {seed} step {step}"));
             if let Err(e) = game.board().check_invariants() {
                 panic!("invariant broken: {e}; seed {seed} step {step}; moves {log:?}");
             }

@@ -4,7 +4,7 @@
 //! function takes any bytes and panics only on a real fault.
 
 use super::reference::{RefGame, Verdict};
-use kosumi::board::{Color, Game, Move, PlayError, Point, Rules};
+use kosumi::board::{Game, Move, Point, Rules};
 use kosumi::gtp::engine::{Engine, EngineOptions};
 use kosumi::gtp::{parse_line, preprocess, too_long_reply, InputLine, LineReader};
 use kosumi::search::SearchParams;
@@ -45,16 +45,6 @@ fn action(byte: u8, points: usize) -> Action {
             point: b as usize % points,
             out_of_turn,
         },
-    }
-}
-
-fn verdict_of(r: Result<(), PlayError>) -> Verdict {
-    match r {
-        Ok(()) => Verdict::Ok,
-        Err(PlayError::Occupied) => Verdict::Occupied,
-        Err(PlayError::Suicide) => Verdict::Suicide,
-        Err(PlayError::Ko) | Err(PlayError::Superko) => Verdict::Repetition,
-        Err(PlayError::OffBoard) => panic!("points stay on the board"),
     }
 }
 
@@ -100,8 +90,8 @@ pub fn board_play_undo(data: &[u8]) {
                 };
                 let ours = game.check(color, mv);
                 let expected = reference.verdict(mv, color);
-                let got = verdict_of(game.play(color, mv));
-                assert_eq!(verdict_of(ours), got, "check and play disagree");
+                let got = Verdict::of(game.play(color, mv));
+                assert_eq!(Verdict::of(ours), got, "check and play disagree");
                 assert_eq!(got, expected, "{color} {mv:?} on {size}x{size} {rules}");
                 reference.play(mv, color);
                 if got == Verdict::Ok && out_of_turn {
@@ -114,17 +104,7 @@ pub fn board_play_undo(data: &[u8]) {
         if let Err(e) = board.check_invariants() {
             panic!("invariant broken: {e}\n{board}");
         }
-        for p in board.points() {
-            assert_eq!(board.get(p), reference.get(p), "point {p:?}\n{board}");
-        }
-        for c in Color::ALL {
-            assert_eq!(
-                board.captures(c),
-                reference.captures[c.index()],
-                "{c} prisoners"
-            );
-        }
-        assert_eq!(board.position_hash(), reference.hash(), "hash");
+        reference.assert_same(board, &format!("{size}x{size} {rules}"));
     }
 }
 

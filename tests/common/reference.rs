@@ -2,7 +2,7 @@
 //! fills for chains, positions compared whole and the hash recomputed from
 //! scratch. Slow and obvious, so the fast core can be checked against it.
 
-use kosumi::board::{zobrist, Color, Move, Point};
+use kosumi::board::{zobrist, Board, Color, Move, PlayError, Point};
 use std::collections::HashMap;
 
 /// What the reference says of a move.
@@ -13,6 +13,19 @@ pub enum Verdict {
     Suicide,
     /// Immediate recapture (simple ko) or any whole-board repetition under superko.
     Repetition,
+}
+
+impl Verdict {
+    /// The verdict matching the core's answer to a move.
+    pub fn of(result: Result<(), PlayError>) -> Verdict {
+        match result {
+            Ok(()) => Verdict::Ok,
+            Err(PlayError::Occupied) => Verdict::Occupied,
+            Err(PlayError::Suicide) => Verdict::Suicide,
+            Err(PlayError::Ko) | Err(PlayError::Superko) => Verdict::Repetition,
+            Err(PlayError::OffBoard) => panic!("test moves stay on the board"),
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -218,6 +231,26 @@ impl RefGame {
             }
         }
         h
+    }
+
+    /// Asserts that `board` holds this position: every point, both prisoner
+    /// counts and the position hash; `context` says where, on failure.
+    pub fn assert_same(&self, board: &Board, context: &str) {
+        for p in board.points() {
+            assert_eq!(
+                board.get(p),
+                self.get(p),
+                "point {p:?} differs; {context}\n{board}"
+            );
+        }
+        for c in Color::ALL {
+            assert_eq!(
+                board.captures(c),
+                self.captures[c.index()],
+                "{c} prisoners; {context}"
+            );
+        }
+        assert_eq!(board.position_hash(), self.hash(), "hash; {context}");
     }
 
     pub fn legal_count(&self, color: Color) -> usize {
