@@ -102,8 +102,9 @@ pub struct GtpArgs {
     /// No search progress on stderr.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Learned move patterns in the tree priors (on boards of 13x13 and larger): on or off.
-    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
+    /// Learned move patterns (on boards of 13x13 and larger): `on` in the
+    /// tree priors and the playouts, `tree` in the priors only, or `off`.
+    #[arg(long, default_value = "on", value_parser = ["on", "tree", "off"])]
     pub patterns: String,
     /// Pattern weights file made by `kosumi train-patterns` (default: the
     /// built-in weights).
@@ -142,6 +143,7 @@ impl GtpArgs {
             komi: self.komi,
             search,
             patterns,
+            playout_patterns: self.patterns == "on",
         })
     }
 }

@@ -111,6 +111,8 @@ pub struct EngineOptions {
     pub search: SearchParams,
     /// Learned move patterns for the tree priors (`None`: off).
     pub patterns: Option<std::sync::Arc<crate::search::patterns::Model>>,
+    /// Whether the learned patterns' 3x3 shapes also draw playout moves.
+    pub playout_patterns: bool,
 }
 
 impl Default for EngineOptions {
@@ -121,6 +123,7 @@ impl Default for EngineOptions {
             komi: None,
             search: SearchParams::default(),
             patterns: Some(crate::search::patterns::Model::embedded()),
+            playout_patterns: true,
         }
     }
 }
@@ -161,7 +164,9 @@ impl Engine {
             komi,
             searcher: Searcher::with_policy(
                 options.search,
-                crate::search::Policy::default().with_patterns(options.patterns),
+                crate::search::Policy::default()
+                    .with_patterns(options.patterns)
+                    .with_playout_patterns(options.playout_patterns),
             ),
             clock: Clock::none(),
             stop: Arc::new(AtomicBool::new(false)),

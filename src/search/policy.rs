@@ -6,9 +6,14 @@
 //! [`Policy::pattern3`] (and tuning [`PriorWeights`]); the move patterns
 //! learned from strong games ([`Policy::patterns`]) add to the tree priors.
 
+use super::patterns::features::{pattern3_id_of_code, DIST_LAST, PAT3_BASE};
 use super::patterns::Model;
 use crate::board::{Board, Color, FastRng, Point, STRIDE};
 use std::sync::Arc;
+
+/// Smallest board on which the learned patterns guide the search (they were
+/// learned from 19x19 games; on 9x9 they gained nothing measurable).
+pub const LEARNED_MIN_SIZE: usize = 13;
 
 /// Number of 3x3 neighbourhoods: 8 neighbours, 2 bits each.
 pub const PATTERN3_COUNT: usize = 1 << 16;
@@ -216,6 +221,11 @@ pub struct PlayoutWeights {
     pub nakade: f64,
     /// Reject a single-stone self-atari among random moves.
     pub reject_self_atari: f64,
+    /// With learned playout shapes: the strength of the moves away from the
+    /// last move, per empty point, against which the learned strengths of
+    /// the shapes next to it are drawn (Bradley-Terry: a local shape is
+    /// played with probability `local / (local + rest * empties)`).
+    pub learned_rest: f64,
 }
 
 impl Default for PlayoutWeights {
@@ -226,6 +236,7 @@ impl Default for PlayoutWeights {
             pattern: 0.9,
             nakade: 0.9,
             reject_self_atari: 0.8,
+            learned_rest: 0.5,
         }
     }
 }
@@ -243,6 +254,9 @@ pub struct Policy {
     pub playout: PlayoutWeights,
     /// Learned move patterns for the tree priors (`None`: off).
     pub patterns: Option<Arc<Model>>,
+    /// Learned 3x3 shape strengths next to the last move for the playouts
+    /// (`None`: the MoGo shapes of [`Policy::pattern3`] instead).
+    playout_shapes: Option<Arc<PlayoutShapes>>,
     /// One bit per 3x3 code: whether playouts play that shape (weight at
     /// least 0.5). 8 KiB, so the playout lookup stays in the L1 cache.
     shapes: Vec<u64>,
@@ -299,6 +313,54 @@ fn empty_around(board: &Board, p: Point) -> bool {
     true
 }
 
+/// The learned strengths of the 3x3 shapes for playouts: one byte per
+/// neighbourhood code and colour (a log-scale strength; 128 KiB in all),
+/// and the strengths of being next to the last move, orthogonally or
+/// diagonally.
+struct PlayoutShapes {
+    /// `[black, white]` quantised strength per 3x3 code.
+    shape: Vec<[u8; 2]>,
+    /// Strength of a quantised value: `2^((q - 128) / 8)`.
+    scale: [f32; 256],
+    /// Strength of the distance to the last move, per [`RING`] position.
+    near: [f32; 8],
+}
+
+impl std::fmt::Debug for PlayoutShapes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlayoutShapes")
+            .field("near", &self.near)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PlayoutShapes {
+    fn new(model: &Model) -> PlayoutShapes {
+        let gamma = model.gammas();
+        let quantise = |g: f32| (128.0 + 8.0 * g.max(1e-9).log2()).round().clamp(0.0, 255.0) as u8;
+        let shape = (0..PATTERN3_COUNT)
+            .map(|code| {
+                [Color::Black, Color::White].map(|c| {
+                    quantise(gamma[PAT3_BASE as usize + pattern3_id_of_code(code, c)])
+                })
+            })
+            .collect();
+        let scale = std::array::from_fn(|q| ((q as f32 - 128.0) / 8.0).exp2());
+        // RING order NW, N, NE, W, E, SW, S, SE: levels 0 (next to) and 1 (diagonal).
+        let next_to = gamma[DIST_LAST.base as usize];
+        let diagonal = gamma[DIST_LAST.base as usize + 1];
+        let near = std::array::from_fn(|k| if k % 2 == 1 { next_to } else { diagonal });
+        PlayoutShapes { shape, scale, near }
+    }
+
+    /// Strength of `color` playing the shape `code` at ring position `k` of
+    /// the last move.
+    #[inline]
+    fn strength(&self, code: usize, color: Color, k: usize) -> f32 {
+        self.scale[self.shape[code][color.index()] as usize] * self.near[k]
+    }
+}
+
 impl Policy {
     /// A policy from 3x3 pattern weights (one per code, see
     /// [`pattern3_code`]; missing codes weigh 0) and rule weights, without
@@ -310,16 +372,34 @@ impl Policy {
             prior,
             playout,
             patterns: None,
+            playout_shapes: None,
             shapes: Vec::new(),
         };
         policy.refresh();
         policy
     }
 
-    /// This policy with these learned patterns (`None`: without).
+    /// This policy with these learned patterns (`None`: without) in the
+    /// tree priors.
     pub fn with_patterns(mut self, patterns: Option<Arc<Model>>) -> Policy {
         self.patterns = patterns;
         self
+    }
+
+    /// This policy with the learned patterns' 3x3 shapes also drawing the
+    /// playouts' moves next to the last move (boards from
+    /// [`LEARNED_MIN_SIZE`] up); without learned patterns it changes nothing.
+    pub fn with_playout_patterns(mut self, on: bool) -> Policy {
+        self.playout_shapes = match (&self.patterns, on) {
+            (Some(model), true) => Some(Arc::new(PlayoutShapes::new(model))),
+            _ => None,
+        };
+        self
+    }
+
+    /// Whether playouts draw shapes from the learned patterns.
+    pub fn playout_patterns(&self) -> bool {
+        self.playout_shapes.is_some()
     }
 
     /// `prior` with the learned patterns' opinion added: `relative` is the
@@ -562,6 +642,13 @@ impl Policy {
             }
         }
         // Shapes around the last move.
+        if let Some(shapes) = self
+            .playout_shapes
+            .as_deref()
+            .filter(|_| board.size() >= LEARNED_MIN_SIZE)
+        {
+            return self.learned_shape(board, color, l, shapes, rng);
+        }
         if Policy::chance(rng, w.pattern) {
             for &d in &RING {
                 let p = offset(l, d);
@@ -576,6 +663,46 @@ impl Policy {
             }
             if n > 0 {
                 return Some(cands[rng.below(n)]);
+            }
+        }
+        None
+    }
+
+    /// A move next to the last move `l` drawn by the learned strengths of
+    /// its 3x3 shape and its distance to `l`, against the rest of the board
+    /// (see [`PlayoutWeights::learned_rest`]); `None` leaves it to the
+    /// random move.
+    fn learned_shape(
+        &self,
+        board: &Board,
+        color: Color,
+        l: Point,
+        shapes: &PlayoutShapes,
+        rng: &mut FastRng,
+    ) -> Option<Point> {
+        let mut cands = [Point::from_index(0); 8];
+        let mut weights = [0f32; 8];
+        let mut n = 0;
+        let mut total = 0f32;
+        for (k, &d) in RING.iter().enumerate() {
+            let p = offset(l, d);
+            if board.is_playout_move(p, color) && !board.is_self_atari(p, color) {
+                let w = shapes.strength(pattern3_code(board, p), color, k);
+                cands[n] = p;
+                weights[n] = w;
+                total += w;
+                n += 1;
+            }
+        }
+        if n == 0 {
+            return None;
+        }
+        let rest = (self.playout.learned_rest * board.empty_count() as f64) as f32;
+        let mut r = (rng.next_u64() >> 40) as f32 * (1.0 / (1u64 << 24) as f32) * (total + rest);
+        for k in 0..n {
+            r -= weights[k];
+            if r < 0.0 {
+                return Some(cands[k]);
             }
         }
         None

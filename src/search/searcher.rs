@@ -23,7 +23,7 @@
 //! or behind).
 
 use super::patterns::Context;
-use super::policy::{Policy, Prior};
+use super::policy::{Policy, Prior, LEARNED_MIN_SIZE};
 use super::time::Clock;
 use super::tree::{Arena, Node, EXPANDED, EXPANDING, LEAF, PASS, SCORE_ONE, VALUE_ONE};
 use super::{Analysis, Candidate, Decision, Limits, SearchParams};
@@ -32,8 +32,6 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::*};
 use std::time::{Duration, Instant};
 
-/// Smallest board on which the learned patterns shape the priors.
-const LEARNED_MIN_SIZE: usize = 13;
 
 /// Share of the value given to the score term.
 const SCORE_WEIGHT: f64 = 0.08;

@@ -302,7 +302,11 @@ pub fn fixed_count() -> usize {
 /// `p`: the same for all 8 symmetries; colours are the mover's and the
 /// opponent's.
 pub fn pattern3_id(board: &Board, p: Point, color: Color) -> usize {
-    let mut code = pattern3_code(board, p);
+    pattern3_id_of_code(pattern3_code(board, p), color)
+}
+
+/// [`pattern3_id`] of a 3x3 neighbourhood code (see [`pattern3_code`]).
+pub fn pattern3_id_of_code(mut code: usize, color: Color) -> usize {
     if color == Color::White {
         // Swap the black (01) and white (10) cells; edge (11) stays.
         let lo = code & 0x5555;
