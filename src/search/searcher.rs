@@ -137,6 +137,9 @@ pub struct Searcher {
     tree: Option<TreeState>,
     /// Own moves in a row below the resign threshold, per colour.
     low_streak: [u32; 2],
+    /// Games begun with [`Searcher::clear`]: mixed into the seed so that a
+    /// match's games differ while a session stays reproducible.
+    games: u64,
 }
 
 impl std::fmt::Debug for Searcher {
@@ -172,6 +175,7 @@ impl Searcher {
             policy,
             tree: None,
             low_streak: [0; 2],
+            games: 0,
         }
     }
 
@@ -197,6 +201,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tree = None;
         self.low_streak = [0; 2];
+        self.games += 1;
     }
 
     /// Nodes in the tree now.
@@ -407,7 +412,9 @@ impl Searcher {
         };
         let late = board.empty_count() * 2 <= size * size;
         let threads = self.params.threads.max(1);
-        let seed = self.params.seed ^ (moves.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let seed = self.params.seed
+            ^ (moves.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ self.games.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
         let shared = Shared {
             arena,
             root,
