@@ -102,10 +102,14 @@ pub struct GtpArgs {
     /// No search progress on stderr.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Learned move patterns (on boards of 13x13 and larger): `on` in the
-    /// tree priors and the playouts, `tree` in the priors only, or `off`.
-    #[arg(long, default_value = "on", value_parser = ["on", "tree", "off"])]
+    /// Learned move patterns in the tree priors (on boards of 13x13 and larger): on or off.
+    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
     pub patterns: String,
+    /// Learned 3x3 shapes also draw the playouts' moves next to the last
+    /// move (13x13 and larger; needs --patterns on): on or off. Off by
+    /// default: it measured no gain over the MoGo shapes.
+    #[arg(long, default_value = "off", value_parser = ["on", "off"])]
+    pub playout_patterns: String,
     /// Pattern weights file made by `kosumi train-patterns` (default: the
     /// built-in weights).
     #[arg(long)]
@@ -143,7 +147,7 @@ impl GtpArgs {
             komi: self.komi,
             search,
             patterns,
-            playout_patterns: self.patterns == "on",
+            playout_patterns: self.playout_patterns == "on",
         })
     }
 }

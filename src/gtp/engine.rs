@@ -123,7 +123,7 @@ impl Default for EngineOptions {
             komi: None,
             search: SearchParams::default(),
             patterns: Some(crate::search::patterns::Model::embedded()),
-            playout_patterns: true,
+            playout_patterns: false,
         }
     }
 }

@@ -226,6 +226,9 @@ pub struct PlayoutWeights {
     /// the shapes next to it are drawn (Bradley-Terry: a local shape is
     /// played with probability `local / (local + rest * empties)`).
     pub learned_rest: f64,
+    /// With learned playout shapes: the least strength of a 3x3 shape the
+    /// playouts play next to the last move.
+    pub learned_min: f32,
 }
 
 impl Default for PlayoutWeights {
@@ -236,7 +239,8 @@ impl Default for PlayoutWeights {
             pattern: 0.9,
             nakade: 0.9,
             reject_self_atari: 0.8,
-            learned_rest: 0.5,
+            learned_rest: 0.02,
+            learned_min: 4.0,
         }
     }
 }
@@ -340,9 +344,8 @@ impl PlayoutShapes {
         let quantise = |g: f32| (128.0 + 8.0 * g.max(1e-9).log2()).round().clamp(0.0, 255.0) as u8;
         let shape = (0..PATTERN3_COUNT)
             .map(|code| {
-                [Color::Black, Color::White].map(|c| {
-                    quantise(gamma[PAT3_BASE as usize + pattern3_id_of_code(code, c)])
-                })
+                [Color::Black, Color::White]
+                    .map(|c| quantise(gamma[PAT3_BASE as usize + pattern3_id_of_code(code, c)]))
             })
             .collect();
         let scale = std::array::from_fn(|q| ((q as f32 - 128.0) / 8.0).exp2());
@@ -353,11 +356,10 @@ impl PlayoutShapes {
         PlayoutShapes { shape, scale, near }
     }
 
-    /// Strength of `color` playing the shape `code` at ring position `k` of
-    /// the last move.
+    /// Strength of the 3x3 shape `code` for `color` to play.
     #[inline]
-    fn strength(&self, code: usize, color: Color, k: usize) -> f32 {
-        self.scale[self.shape[code][color.index()] as usize] * self.near[k]
+    fn shape(&self, code: usize, color: Color) -> f32 {
+        self.scale[self.shape[code][color.index()] as usize]
     }
 }
 
@@ -686,8 +688,15 @@ impl Policy {
         let mut total = 0f32;
         for (k, &d) in RING.iter().enumerate() {
             let p = offset(l, d);
-            if board.is_playout_move(p, color) && !board.is_self_atari(p, color) {
-                let w = shapes.strength(pattern3_code(board, p), color, k);
+            if board.is_empty(p) {
+                let shape = shapes.shape(pattern3_code(board, p), color);
+                if shape < self.playout.learned_min
+                    || !board.is_playout_move(p, color)
+                    || board.is_self_atari(p, color)
+                {
+                    continue;
+                }
+                let w = shape * shapes.near[k];
                 cands[n] = p;
                 weights[n] = w;
                 total += w;
@@ -933,5 +942,49 @@ mod tests {
         }
         b.play(Point::new(3, 0), Color::Black).unwrap();
         assert_eq!(nakade_point(&b, Point::new(3, 0)), Some(Point::new(1, 0)));
+    }
+
+    /// With learned playout shapes, a shape the model rates far above the
+    /// rest is what the playouts play next to the last move; without them
+    /// (or on 9x9) the same point is one of the MoGo shapes (a diagonal
+    /// attachment) and played far less often.
+    #[test]
+    fn learned_shapes_draw_playout_moves() {
+        let model = Model::uniform(&[]);
+        let mut gammas: Vec<f64> = model.gammas().iter().map(|&g| g as f64).collect();
+        let count = |size: usize, on: bool, gammas: &[f64]| {
+            let mut model = model.clone();
+            model.set_gammas(gammas);
+            let policy = Policy::default()
+                .with_patterns(Some(Arc::new(model)))
+                .with_playout_patterns(on);
+            assert_eq!(policy.playout_patterns(), on);
+            let mut board = Board::new(size);
+            let l = Point::new(size / 2, size / 2);
+            board.play(l, Color::Black).unwrap();
+            let mut rng = FastRng::new(7);
+            // The four diagonal points share the shape (up to symmetry).
+            (0..1000)
+                .filter(|_| {
+                    policy
+                        .playout_move(&board, Color::White, Some(l), None, &mut rng)
+                        .is_some_and(|p| distance(p, l) == 3)
+                })
+                .count()
+        };
+        let mut board = Board::new(13);
+        board.play(Point::new(6, 6), Color::Black).unwrap();
+        let id = pattern3_id_of_code(pattern3_code(&board, Point::new(7, 7)), Color::White);
+        gammas[PAT3_BASE as usize + id] = 1e4;
+        let on = count(13, true, &gammas);
+        assert!(on > 950, "{on} of 1000");
+        let off = count(13, false, &gammas);
+        assert!(off < 500, "{off} of 1000");
+        let small = count(9, true, &gammas);
+        assert!(small < 500, "{small} of 1000");
+        // A shape below the playouts' threshold is not played for its shape.
+        gammas[PAT3_BASE as usize + id] = 2.0;
+        let weak = count(13, true, &gammas);
+        assert!(weak < 50, "{weak} of 1000");
     }
 }

@@ -32,7 +32,6 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::*};
 use std::time::{Duration, Instant};
 
-
 /// Share of the value given to the score term.
 const SCORE_WEIGHT: f64 = 0.08;
 /// RAVE equivalence parameter: visits at which RAVE and UCT weigh the same.
