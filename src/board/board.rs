@@ -860,36 +860,40 @@ impl Board {
             dead |= ((chain.libs == 0) as u32) << d;
         }
         dead &= enemies;
+        // Friends merge: the first takes the lone stone in, the others
+        // join unless they are already the same chain. Set bits are walked
+        // rather than tested one by one: fewer unpredictable branches.
         let mut mine = i;
-        // Unrolled by hand: a loop keeps the neighbours in a stack array.
-        if friends != 0 {
-            if friends & 1 != 0 {
-                mine = self.touch_friend(i, around[0], mine);
-            }
-            if friends & 2 != 0 {
-                mine = self.touch_friend(i, around[1], mine);
-            }
-            if friends & 4 != 0 {
-                mine = self.touch_friend(i, around[2], mine);
-            }
-            if friends & 8 != 0 {
-                mine = self.touch_friend(i, around[3], mine);
+        let mut m = friends;
+        if m != 0 {
+            let d = m.trailing_zeros() as usize;
+            mine = self.join_lone(i, *heads.get_unchecked(d));
+            m &= m - 1;
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                // Heads change as chains merge: read again.
+                let h = self.head_at(*around.get_unchecked(d));
+                if h != mine {
+                    mine = self.merge(mine, h);
+                }
+                m &= m - 1;
             }
         }
+        // Only the side that took a chain's last pseudo-liberty marks it,
+        // so each dead chain has one bit.
         let mut captured = 0u32;
         let mut captured_point = 0usize;
-        if dead != 0 {
-            for (d, &n) in around.iter().enumerate() {
-                // A chain on two sides is taken once.
-                if dead >> d & 1 != 0 && self.cell_at(n) == opp {
-                    captured_point = n;
-                    captured += if ME == 0 {
-                        self.remove_chain::<1>(heads[d])
-                    } else {
-                        self.remove_chain::<0>(heads[d])
-                    };
-                }
-            }
+        let mut m = dead;
+        while m != 0 {
+            let d = m.trailing_zeros() as usize;
+            captured_point = *around.get_unchecked(d);
+            let h = *heads.get_unchecked(d);
+            captured += if ME == 0 {
+                self.remove_chain::<1>(h)
+            } else {
+                self.remove_chain::<0>(h)
+            };
+            m &= m - 1;
         }
         *self.captures.get_unchecked_mut(ME as usize) += captured;
 
@@ -903,24 +907,6 @@ impl Board {
             self.ko_color = opp;
         }
         captured
-    }
-
-    /// The stone just placed on `i` meets a friendly stone on `n`: that
-    /// chain (which has already lost liberty `i`) merges with `mine`, the
-    /// head of the chain of `i`; returns the head of the result.
-    ///
-    /// Safety: `i` is a point of the board, `n` a neighbour holding a stone
-    /// of the same colour, `mine` a chain head.
-    #[inline(always)]
-    unsafe fn touch_friend(&mut self, i: usize, n: usize, mine: usize) -> usize {
-        let h = self.head_at(n);
-        if h == mine {
-            mine
-        } else if mine == i {
-            self.join_lone(i, h)
-        } else {
-            self.merge(mine, h)
-        }
     }
 
     /// Adds the lone stone `i` (its own chain so far) to the chain headed
