@@ -660,12 +660,32 @@ impl Board {
             // legal unless it fills the last liberty of everything around.
             return !self.true_eye_diagonals(i, ME) && !self.is_suicide_as::<ME>(i);
         }
-        if nb_mask(nb, ME) == 0 {
-            // The opponent's eye: legal only if it captures (and is no ko).
-            return !self.is_ko_for(i, if ME == 0 { Color::Black } else { Color::White })
-                && self.captures_around(i, enemies);
+        // The opponent's eye or a mixed point, without a branch per side:
+        // legal if a friendly chain keeps another liberty or an enemy
+        // chain is taken, and it is not the ko point.
+        let friends = nb_mask(nb, ME);
+        let atari = self.atari_sides(i);
+        let breathes = (friends & !atari) | (enemies & atari) != 0;
+        let ko = (self.ko as usize == i) & (self.ko_color == ME);
+        breathes & !ko
+    }
+
+    /// Bit `d` set when the chain on neighbour `around(i)[d]` is in atari;
+    /// bits of sides without a stone are meaningless (the scratch entry).
+    ///
+    /// Safety: `i` is a point of the board.
+    #[inline(always)]
+    unsafe fn atari_sides(&self, i: usize) -> u32 {
+        let mut sides = 0;
+        for (d, n) in Self::around(i).into_iter().enumerate() {
+            let c = self.chain_at(self.head_at(n));
+            // A chain has a pseudo-liberty: then the sum-of-squares test
+            // alone says they are all one point (no overflow in u64).
+            let sum = c.lib_sum as u64;
+            let one = c.libs as u64 * c.lib_sum_sq as u64 == sum * sum;
+            sides |= (one as u32) << d;
         }
-        !self.is_suicide_as::<ME>(i)
+        sides
     }
 
     /// Whether one of the chains on the neighbours of `i` in `mask` is in
