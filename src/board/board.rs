@@ -101,6 +101,12 @@ const LONE_LIBS: [(u32, i32, u32); 16] = {
     t
 };
 
+/// The `head` of every empty point and border slot: slot 0, a border corner
+/// that heads no chain. Its `chains` entry is scratch space, so liberty
+/// updates may touch all four neighbours of a point without testing what
+/// they hold; nothing reads it.
+const NO_CHAIN: usize = 0;
+
 /// Pseudo-liberty bookkeeping of one chain, stored at its head point.
 #[derive(Clone, Copy, Default)]
 struct ChainInfo {
@@ -111,18 +117,20 @@ struct ChainInfo {
 }
 
 impl ChainInfo {
-    #[inline]
+    // Wrapping: the scratch entry (`NO_CHAIN`) drifts freely; real
+    // chains never leave their true (small, non-negative) values.
+    #[inline(always)]
     fn add_lib(&mut self, p: usize) {
-        self.libs += 1;
-        self.lib_sum += p as u32;
-        self.lib_sum_sq += (p * p) as u32;
+        self.libs = self.libs.wrapping_add(1);
+        self.lib_sum = self.lib_sum.wrapping_add(p as u32);
+        self.lib_sum_sq = self.lib_sum_sq.wrapping_add((p * p) as u32);
     }
 
-    #[inline]
+    #[inline(always)]
     fn remove_lib(&mut self, p: usize) {
-        self.libs -= 1;
-        self.lib_sum -= p as u32;
-        self.lib_sum_sq -= (p * p) as u32;
+        self.libs = self.libs.wrapping_sub(1);
+        self.lib_sum = self.lib_sum.wrapping_sub(p as u32);
+        self.lib_sum_sq = self.lib_sum_sq.wrapping_sub((p * p) as u32);
     }
 
     #[inline]
@@ -509,6 +517,7 @@ impl Board {
         self.hash ^= *zobrist::STONE.get_unchecked(s).get_unchecked(i);
         self.stones.get_unchecked_mut(s).remove_unchecked(i);
         *self.cells.get_unchecked_mut(i) = EMPTY;
+        *self.head.get_unchecked_mut(i) = NO_CHAIN as u16;
         for (d, n) in Self::around(i).into_iter().enumerate() {
             let c = self.nb.get_unchecked_mut(n);
             *c = c.wrapping_sub(nb_fill_delta(stone, d));
@@ -651,12 +660,32 @@ impl Board {
             // legal unless it fills the last liberty of everything around.
             return !self.true_eye_diagonals(i, ME) && !self.is_suicide_as::<ME>(i);
         }
-        if nb_mask(nb, ME) == 0 {
-            // The opponent's eye: legal only if it captures (and is no ko).
-            return !self.is_ko_for(i, if ME == 0 { Color::Black } else { Color::White })
-                && self.captures_around(i, enemies);
+        // The opponent's eye or a mixed point, without a branch per side:
+        // legal if a friendly chain keeps another liberty or an enemy
+        // chain is taken, and it is not the ko point.
+        let friends = nb_mask(nb, ME);
+        let atari = self.atari_sides(i);
+        let breathes = (friends & !atari) | (enemies & atari) != 0;
+        let ko = (self.ko as usize == i) & (self.ko_color == ME);
+        breathes & !ko
+    }
+
+    /// Bit `d` set when the chain on neighbour `around(i)[d]` is in atari;
+    /// bits of sides without a stone are meaningless (the scratch entry).
+    ///
+    /// Safety: `i` is a point of the board.
+    #[inline(always)]
+    unsafe fn atari_sides(&self, i: usize) -> u32 {
+        let mut sides = 0;
+        for (d, n) in Self::around(i).into_iter().enumerate() {
+            let c = self.chain_at(self.head_at(n));
+            // A chain has a pseudo-liberty: then the sum-of-squares test
+            // alone says they are all one point (no overflow in u64).
+            let sum = c.lib_sum as u64;
+            let one = c.libs as u64 * c.lib_sum_sq as u64 == sum * sum;
+            sides |= (one as u32) << d;
         }
-        !self.is_suicide_as::<ME>(i)
+        sides
     }
 
     /// Whether one of the chains on the neighbours of `i` in `mask` is in
@@ -834,41 +863,57 @@ impl Board {
         let enemies = nb_mask(nb, opp);
         let eye_of_opponent = friends | empty_mask == 0;
 
-        // Each neighbouring chain loses this point as a liberty; friends
-        // merge, then enemies left without one are taken. A capture hands
-        // points back to the chains around it, this one included.
+        // Each neighbouring chain loses this point as a liberty, once per
+        // adjacency; empty and border neighbours hit the scratch entry, so
+        // no test is needed. Then friends merge, and enemies left without a
+        // liberty are taken. A capture hands points back to the chains
+        // around it, this one included.
+        let around = Self::around(i);
+        let heads = around.map(|n| self.head_at(n));
+        // Enemy chains out of liberties are found without a branch per
+        // side: the side that takes a chain's last pseudo-liberty marks it
+        // (the scratch entry's count is masked off).
+        let mut dead = 0;
+        for (d, &h) in heads.iter().enumerate() {
+            let chain = self.chain_mut(h);
+            chain.remove_lib(i);
+            dead |= ((chain.libs == 0) as u32) << d;
+        }
+        dead &= enemies;
+        // Friends merge: the first takes the lone stone in, the others
+        // join unless they are already the same chain. Set bits are walked
+        // rather than tested one by one: fewer unpredictable branches.
         let mut mine = i;
-        // Unrolled by hand: a loop keeps the neighbours in a stack array.
-        let [north, west, east, south] = Self::around(i);
-        if friends != 0 {
-            if friends & 1 != 0 {
-                mine = self.touch_friend(i, north, mine);
-            }
-            if friends & 2 != 0 {
-                mine = self.touch_friend(i, west, mine);
-            }
-            if friends & 4 != 0 {
-                mine = self.touch_friend(i, east, mine);
-            }
-            if friends & 8 != 0 {
-                mine = self.touch_friend(i, south, mine);
+        let mut m = friends;
+        if m != 0 {
+            let d = m.trailing_zeros() as usize;
+            mine = self.join_lone(i, *heads.get_unchecked(d));
+            m &= m - 1;
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                // Heads change as chains merge: read again.
+                let h = self.head_at(*around.get_unchecked(d));
+                if h != mine {
+                    mine = self.merge(mine, h);
+                }
+                m &= m - 1;
             }
         }
+        // Only the side that took a chain's last pseudo-liberty marks it,
+        // so each dead chain has one bit.
         let mut captured = 0u32;
         let mut captured_point = 0usize;
-        if enemies != 0 {
-            if enemies & 1 != 0 {
-                self.touch_enemy::<ME>(i, north, &mut captured, &mut captured_point);
-            }
-            if enemies & 2 != 0 {
-                self.touch_enemy::<ME>(i, west, &mut captured, &mut captured_point);
-            }
-            if enemies & 4 != 0 {
-                self.touch_enemy::<ME>(i, east, &mut captured, &mut captured_point);
-            }
-            if enemies & 8 != 0 {
-                self.touch_enemy::<ME>(i, south, &mut captured, &mut captured_point);
-            }
+        let mut m = dead;
+        while m != 0 {
+            let d = m.trailing_zeros() as usize;
+            captured_point = *around.get_unchecked(d);
+            let h = *heads.get_unchecked(d);
+            captured += if ME == 0 {
+                self.remove_chain::<1>(h)
+            } else {
+                self.remove_chain::<0>(h)
+            };
+            m &= m - 1;
         }
         *self.captures.get_unchecked_mut(ME as usize) += captured;
 
@@ -882,51 +927,6 @@ impl Board {
             self.ko_color = opp;
         }
         captured
-    }
-
-    /// The stone just placed on `i` meets a friendly stone on `n`: that
-    /// chain loses liberty `i` and merges with `mine`, the head of the
-    /// chain of `i`; returns the head of the result.
-    ///
-    /// Safety: `i` is a point of the board, `n` a neighbour holding a stone
-    /// of the same colour, `mine` a chain head.
-    #[inline(always)]
-    unsafe fn touch_friend(&mut self, i: usize, n: usize, mine: usize) -> usize {
-        let h = self.head_at(n);
-        self.chain_mut(h).remove_lib(i);
-        if h == mine {
-            mine
-        } else if mine == i {
-            self.join_lone(i, h)
-        } else {
-            self.merge(mine, h)
-        }
-    }
-
-    /// The stone just placed on `i` meets an enemy stone on `n`: that chain
-    /// loses liberty `i` and is captured if it has no other.
-    ///
-    /// Safety: `i` is a point of the board, `n` a neighbour holding a stone
-    /// of the other colour.
-    #[inline(always)]
-    unsafe fn touch_enemy<const ME: u8>(
-        &mut self,
-        i: usize,
-        n: usize,
-        captured: &mut u32,
-        captured_point: &mut usize,
-    ) {
-        let h = self.head_at(n);
-        let chain = self.chain_mut(h);
-        chain.remove_lib(i);
-        if chain.libs == 0 {
-            *captured_point = n;
-            *captured += if ME == 0 {
-                self.remove_chain::<1>(h)
-            } else {
-                self.remove_chain::<0>(h)
-            };
-        }
     }
 
     /// Adds the lone stone `i` (its own chain so far) to the chain headed
@@ -985,20 +985,19 @@ impl Board {
     #[inline(never)]
     unsafe fn remove_chain<const STONE: u8>(&mut self, h: usize) -> u32 {
         debug_assert_eq!(self.cell_at(h), STONE);
-        let stone = STONE;
-        let other = stone ^ 1;
         let mut count = 0;
         let mut s = h;
         loop {
             let next = self.next_at(s);
-            self.remove_stone(s, stone);
+            self.remove_stone(s, STONE);
             count += 1;
-            // Stones of the same colour next to it are the chain itself.
+            // Every neighbouring chain gains the point, without testing
+            // what the neighbour holds: empty and border slots feed the
+            // scratch entry, and stones of this chain its own entry, which
+            // dies with it.
             for n in Self::around(s) {
-                if self.cell_at(n) == other {
-                    let nh = self.head_at(n);
-                    self.chain_mut(nh).add_lib(s);
-                }
+                let nh = self.head_at(n);
+                self.chain_mut(nh).add_lib(s);
             }
             s = next;
             if s == h {
@@ -1109,29 +1108,42 @@ impl Board {
         })
     }
 
-    /// Number of stones in the chain through the stone at `p`.
+    /// Whether `p` holds a stone (so its chain entry is meaningful).
     #[inline]
-    pub fn chain_size(&self, p: Point) -> usize {
-        self.chain_info(p.index()).stones as usize
+    fn holds_stone(&self, p: Point) -> bool {
+        self.cells[p.index()] < EMPTY
     }
 
-    /// An id shared by all stones of one chain (its head point).
+    /// Number of stones in the chain through the stone at `p` (0 if `p`
+    /// holds no stone).
+    #[inline]
+    pub fn chain_size(&self, p: Point) -> usize {
+        if self.holds_stone(p) {
+            self.chain_info(p.index()).stones as usize
+        } else {
+            0
+        }
+    }
+
+    /// An id shared by all stones of one chain (its head point); the same
+    /// border slot for every point that holds no stone.
     #[inline]
     pub fn chain_id(&self, p: Point) -> Point {
         Point::from_index(self.head[p.index()] as usize)
     }
 
-    /// Whether the chain through the stone at `p` has exactly one liberty.
+    /// Whether the chain through the stone at `p` has exactly one liberty
+    /// (`false` if `p` holds no stone).
     #[inline]
     pub fn in_atari(&self, p: Point) -> bool {
-        self.chain_info(p.index()).in_atari()
+        self.holds_stone(p) && self.chain_info(p.index()).in_atari()
     }
 
     /// The last liberty of a chain in atari through the stone at `p`.
     #[inline]
     pub fn atari_point(&self, p: Point) -> Option<Point> {
         let c = self.chain_info(p.index());
-        c.in_atari().then(|| c.atari_point())
+        (self.holds_stone(p) && c.in_atari()).then(|| c.atari_point())
     }
 
     /// Whether `p` is empty with every neighbour a `color` stone or the edge.
@@ -1304,6 +1316,9 @@ impl Board {
             match self.cells[i] {
                 EMPTY => {
                     empties += 1;
+                    if self.head[i] as usize != NO_CHAIN {
+                        return Err(format!("empty point {p:?} heads a chain"));
+                    }
                     if self.empties[self.empty_pos[i] as usize] as usize != i {
                         return Err(format!("empty list misses {p:?}"));
                     }

@@ -51,6 +51,20 @@ pub fn light_playout(
     rng: &mut FastRng,
     max_moves: usize,
 ) -> PlayoutResult {
+    // A local copy keeps the generator's state in a register.
+    let mut local = rng.clone();
+    let result = playout_loop(board, to_move, &mut local, max_moves);
+    *rng = local;
+    result
+}
+
+#[inline(always)]
+fn playout_loop(
+    board: &mut Board,
+    to_move: Color,
+    rng: &mut FastRng,
+    max_moves: usize,
+) -> PlayoutResult {
     let mut passes = 0;
     let mut moves = 0;
     // Colours alternate in a fixed order so each turn is compiled for its
