@@ -98,3 +98,18 @@ loadsgf games/score-hane-ko.sgf
 #? []
 630 final_status_list dame
 #? [E1]
+
+# A race read with its dame: White's B7-B5 and Black's ring share C7-C5,
+# and Black's ring also has E6, a dame next to White's wall. White fills
+# E6 before counting, and then neither side can fill a shared liberty:
+# seki, not a white group Black kills by moving first. White's four eyes
+# and komi: 0 against 4 + 0.5.
+loadsgf games/score-seki-dame.sgf
+710 final_score
+#? [W\+4\.5]
+720 final_status_list seki
+#? [B7 B6 B5]
+730 final_status_list dead
+#? []
+740 final_status_list dame
+#? [C7 C6 E6 C5]

@@ -42,11 +42,14 @@ impl Ban {
 pub(crate) fn can_capture(
     board: &Board,
     region: Bitboard,
+    playable: Bitboard,
     target: Point,
     attacker: Color,
 ) -> Option<bool> {
     let mut s = Search {
         region,
+        playable: playable | region,
+        on: Bitboard::on_board(board.size()),
         target,
         attacker,
         nodes: 0,
@@ -60,6 +63,9 @@ pub(crate) fn can_capture(
 
 struct Search {
     region: Bitboard,
+    /// Where both sides may play: the region and its dame.
+    playable: Bitboard,
+    on: Bitboard,
     target: Point,
     attacker: Color,
     nodes: usize,
@@ -82,14 +88,25 @@ impl Search {
         if b.get(self.target) != Some(defender) && (self.region & b.stones(defender)).is_empty() {
             return true;
         }
-        if passes >= 2 || depth == 0 {
+        // A defending chain with a liberty outside the region can never be
+        // captured: the attacker plays only inside it.
+        let defending = Bitboard::flood_fill(self.region & b.stones(defender), b.stones(defender));
+        let empty = self.on & !(b.stones(Color::Black) | b.stones(Color::White));
+        if !(defending.neighbours() & empty & !self.playable).is_empty() {
+            return false;
+        }
+        // A pass answering a pass ends the play: the defender, answering
+        // the attacker's pass, always takes it; the attacker never passes
+        // (a pass gives the defender that win), so it has no branch.
+        let attacking = to_move == self.attacker;
+        if passes >= 2 || depth == 0 || (passes == 1 && !attacking) {
             return false;
         }
         self.nodes += 1;
         if self.nodes > MAX_NODES {
             return false;
         }
-        let key = self.key(b, to_move, bans, passes);
+        let key = self.key(b, to_move, bans);
         if let Some(&(d, win)) = self.seen.get(&key) {
             // A capture found in fewer plies, or a defence that held over
             // more, still stands.
@@ -97,10 +114,25 @@ impl Search {
                 return win;
             }
         }
-        let attacking = to_move == self.attacker;
         // The side to move wins when one of its moves wins for it.
         let mut result = !attacking;
-        let moves = (self.region & !(b.stones(Color::Black) | b.stones(Color::White))).iter();
+        // The defender tries its pass first: in a seki, doing nothing is
+        // the usual defence and refutes most attacks at once.
+        if !attacking {
+            let mut next = b.clone();
+            next.clear_ko();
+            // Passing lifts the passer's bans (a pass for the ko).
+            let next_bans: Vec<Ban> = bans
+                .iter()
+                .copied()
+                .filter(|x| x.barred != to_move)
+                .collect();
+            if !self.attacker_wins(&next, to_move.opponent(), &next_bans, passes + 1, depth - 1) {
+                self.seen.insert(key, (depth, false));
+                return false;
+            }
+        }
+        let moves = (self.playable & empty).iter();
         for p in moves {
             if !b.is_legal(p, to_move)
                 || bans
@@ -125,27 +157,14 @@ impl Search {
                 break;
             }
         }
-        if result != attacking {
-            // Pass: it lifts the passer's bans (a pass for the ko).
-            let mut next = b.clone();
-            next.clear_ko();
-            let next_bans: Vec<Ban> = bans
-                .iter()
-                .copied()
-                .filter(|x| x.barred != to_move)
-                .collect();
-            let win =
-                self.attacker_wins(&next, to_move.opponent(), &next_bans, passes + 1, depth - 1);
-            if win == attacking {
-                result = attacking;
-            }
-        }
         self.seen.insert(key, (depth, result));
         result
     }
 
-    fn key(&self, b: &Board, to_move: Color, bans: &[Ban], passes: u8) -> u64 {
-        let mut k = b.full_hash(to_move) ^ (u64::from(passes) << 1);
+    /// The pass count is left out: the attacker's moves are the same after
+    /// a pass, and the defender never moves after one.
+    fn key(&self, b: &Board, to_move: Color, bans: &[Ban]) -> u64 {
+        let mut k = b.full_hash(to_move);
         for ban in bans {
             let x = (ban.ko.index() as u64) << 8 | (ban.barred as u64) << 4;
             k ^= x.wrapping_mul(0x9E37_79B9_7F4A_7C15);

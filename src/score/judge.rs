@@ -147,6 +147,10 @@ fn confirm_seki(board: &Board, status: &mut [PointStatus]) {
         if (region & !stones).count() > confirm::MAX_EMPTY {
             continue;
         }
+        let mut playable = region | dame_liberties(board, region, status);
+        if (playable & !stones).count() > confirm::MAX_EMPTY {
+            playable = region;
+        }
         // Chains of each colour in the region the other side can kill.
         let mut killable = [Vec::new(), Vec::new()];
         for c in Color::ALL {
@@ -154,7 +158,8 @@ fn confirm_seki(board: &Board, status: &mut [PointStatus]) {
             while let Some(q) = chains.first() {
                 let chain = Bitboard::flood_fill(single(q), board.stones(c));
                 chains &= !chain;
-                if confirm::can_capture(board, region, q, c.opponent()) == Some(true) {
+                let r = confirm::can_capture(board, region, playable, q, c.opponent());
+                if r == Some(true) {
                     killable[c.index()].push(chain);
                 }
             }
@@ -173,6 +178,30 @@ fn confirm_seki(board: &Board, status: &mut [PointStatus]) {
             }
         }
     }
+}
+
+/// Liberties outside `region` of the chains in it or touching its empty
+/// points that are dame: next to a living enemy stone. People fill such a
+/// point before counting, so a race is read with it open to both sides
+/// rather than as a liberty its owner keeps for ever (a seki holds when
+/// the defender can fill the attacker's outside liberty first).
+fn dame_liberties(board: &Board, region: Bitboard, status: &[PointStatus]) -> Bitboard {
+    let on = Bitboard::on_board(board.size());
+    let stones = board.stones(Color::Black) | board.stones(Color::White);
+    let near = (region | (region & !stones).neighbours()) & stones;
+    let mut extra = Bitboard::EMPTY;
+    for c in Color::ALL {
+        let living: Bitboard = (on & board.stones(c.opponent()))
+            .iter()
+            .filter(|q| status[q.index()] != PointStatus::Dead)
+            .collect();
+        let mut chains = near & board.stones(c);
+        while let Some(q) = chains.first() {
+            chains &= !Bitboard::flood_fill(single(q), board.stones(c));
+            extra |= board.liberties_bb(q) & !region & living.neighbours();
+        }
+    }
+    extra
 }
 
 fn single(p: Point) -> Bitboard {

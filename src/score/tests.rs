@@ -189,6 +189,35 @@ fn bent_four_in_the_corner_is_dead() {
     assert_eq!(count(&game, &j).to_string(), "W+1.5");
 }
 
+/// White's B7-B5 and Black's ring share C7-C5; Black's ring also has E6,
+/// a dame next to White's wall. Black moving first would win the race if
+/// E6 were its own for ever, but White fills it first (people fill dame
+/// before counting) and then neither side can fill a shared liberty: seki.
+const SEKI_AFTER_DAME: [&str; 9] = [
+    "OOOOOOO.O",
+    "XXXXOOOOO",
+    "XO.XOOOOO",
+    "XO.X.OOOO",
+    "XO.XOOOOO",
+    "XXXXOOOOO",
+    "OOOOOOO.O",
+    "OOOOOOOOO",
+    ".O.OOOOOO",
+];
+
+#[test]
+fn a_race_whose_outside_liberty_is_a_dame_is_seki() {
+    let game = position(&SEKI_AFTER_DAME, RuleSet::Japanese, 0.5);
+    let j = judge(&game);
+    assert!(j.stones_with(PointStatus::Dead).is_empty());
+    for p in ["B7", "B6", "B5"] {
+        assert_eq!(j.status(at(p)), Some(PointStatus::Seki), "{p}");
+    }
+    for p in ["C7", "C6", "C5", "E6"] {
+        assert_eq!(j.owner(at(p)), Owner::Dame, "{p}");
+    }
+}
+
 /// D9 is cut from the wall: once White fills the dame D8, Black must
 /// connect at C9, so C9 is no one's.
 const MUST_CONNECT: [&str; 9] = [
