@@ -220,7 +220,7 @@ impl Search {
             }
             moves.push((rank, p));
         }
-        moves.sort_by(|a, b| b.0.cmp(&a.0));
+        moves.sort_by_key(|m| std::cmp::Reverse(m.0));
         moves.into_iter().map(|(_, p)| p).collect()
     }
 
