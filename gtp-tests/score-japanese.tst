@@ -98,3 +98,32 @@ loadsgf games/score-hane-ko.sgf
 #? []
 630 final_status_list dame
 #? [E1]
+
+# A race read with its dame: White's B7-B5 and Black's ring share C7-C5,
+# and Black's ring also has E6, a dame next to White's wall. White fills
+# E6 before counting, and then neither side can fill a shared liberty:
+# seki, not a white group Black kills by moving first. White's four eyes
+# and komi: 0 against 4 + 0.5.
+loadsgf games/score-seki-dame.sgf
+710 final_score
+#? [W\+4\.5]
+720 final_status_list seki
+#? [B7 B6 B5]
+730 final_status_list dead
+#? []
+740 final_status_list dame
+#? [C7 C6 E6 C5]
+
+# A corner race from a KGS game (2017-04-10-42): Black's F9-H6 (liberties
+# G9, J6) against White's G8-J8 (G9, J9). White moving first captures the
+# dead J5-G2 at J6 and then takes G9; Black moving first captures G8-J8 at
+# G9, but the corner it gets back dies. Captured whoever starts, so dead;
+# White's three stones live. 34 empty points, 15 dead stones and 15
+# prisoners, + 0.5.
+loadsgf games/score-corner-race.sgf
+810 final_score
+#? [W\+64\.5]
+820 final_status_list dead
+#? [F9 H9 F8 E7 F7 G7 H7 J7 H6 J5 H4 J4 H3 G2 H2]
+830 final_status_list seki
+#? []

@@ -9,7 +9,7 @@ fn repo() -> PathBuf {
 
 /// Exact agreement with the agreed KGS results reached on the dev set, less
 /// a small margin.
-const DEV_AGREEMENT: f64 = 0.94;
+const DEV_AGREEMENT: f64 = 0.95;
 
 #[test]
 fn dev_set_agrees_with_people() {

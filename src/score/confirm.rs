@@ -34,19 +34,23 @@ impl Ban {
     }
 }
 
-/// Whether `attacker`, moving first and playing only on the empty points of
-/// `region` (stones captured there free their points), can capture the
-/// chain through `target` and every other defending stone of the region
-/// against every defence. `None` when the search is
-/// too big to finish.
+/// Whether `attacker`, with `first` to move and both sides playing only on
+/// the empty points of `playable` and `region` (stones captured there free
+/// their points), can capture the chain through `target` and every other
+/// defending stone of `region` against every defence. `None` when the
+/// search is too big to finish.
 pub(crate) fn can_capture(
     board: &Board,
     region: Bitboard,
+    playable: Bitboard,
     target: Point,
     attacker: Color,
+    first: Color,
 ) -> Option<bool> {
     let mut s = Search {
         region,
+        playable: playable | region,
+        on: Bitboard::on_board(board.size()),
         target,
         attacker,
         nodes: 0,
@@ -54,17 +58,21 @@ pub(crate) fn can_capture(
     };
     let mut b = board.clone();
     b.clear_ko();
-    let win = s.attacker_wins(&b, attacker, &[], 0, MAX_DEPTH);
+    let win = s.attacker_wins(&b, first, &[], 0, MAX_DEPTH);
     (s.nodes <= MAX_NODES).then_some(win)
 }
 
 struct Search {
     region: Bitboard,
+    /// Where both sides may play: the region and its dame.
+    playable: Bitboard,
+    on: Bitboard,
     target: Point,
     attacker: Color,
     nodes: usize,
-    /// Position key -> (plies searched, attacker wins).
-    seen: FxHashMap<u64, (u32, bool)>,
+    /// Position key -> (plies searched, attacker wins, the move that won
+    /// for the side to move).
+    seen: FxHashMap<u64, (u32, bool, Option<Point>)>,
 }
 
 impl Search {
@@ -78,37 +86,76 @@ impl Search {
     ) -> bool {
         let defender = self.attacker.opponent();
         // Won once the target is gone and no defending stone is left in the
-        // region to live on with the points it leaves.
-        if b.get(self.target) != Some(defender) && (self.region & b.stones(defender)).is_empty() {
+        // region to live on with the points it leaves, unless the defender
+        // at once takes back the capturing stones (a snapback, a ko): the
+        // 1989 rules call stones alive whose capture lets new stones live.
+        let cleared =
+            b.get(self.target) != Some(defender) && (self.region & b.stones(defender)).is_empty();
+        if cleared && (to_move == self.attacker || depth == 0) {
             return true;
         }
-        if passes >= 2 || depth == 0 {
+        // A defending chain with a liberty outside the region can never be
+        // captured: the attacker plays only inside it.
+        let defending = Bitboard::flood_fill(self.region & b.stones(defender), b.stones(defender));
+        let empty = self.on & !(b.stones(Color::Black) | b.stones(Color::White));
+        if !(defending.neighbours() & empty & !self.playable).is_empty() {
+            return false;
+        }
+        // A pass answering a pass ends the play: the defender, answering
+        // the attacker's pass, always takes it; the attacker never passes
+        // (a pass gives the defender that win), so it has no branch.
+        let attacking = to_move == self.attacker;
+        if !cleared && (passes >= 2 || depth == 0 || (passes == 1 && !attacking)) {
             return false;
         }
         self.nodes += 1;
+        if std::env::var("KTRACE2").is_ok() {
+            eprintln!(
+                "node {} depth {} passes {} tomove {:?} lastmove {:?}",
+                self.nodes,
+                depth,
+                passes,
+                to_move,
+                b.last_move().map(|p| p.to_gtp(b.size()))
+            );
+        }
         if self.nodes > MAX_NODES {
             return false;
         }
-        let key = self.key(b, to_move, bans, passes);
-        if let Some(&(d, win)) = self.seen.get(&key) {
+        let key = self.key(b, to_move, bans);
+        let mut best = None;
+        if let Some(&(d, win, m)) = self.seen.get(&key) {
             // A capture found in fewer plies, or a defence that held over
             // more, still stands.
             if (win && d <= depth) || (!win && d >= depth) {
                 return win;
             }
+            best = m;
         }
-        let attacking = to_move == self.attacker;
         // The side to move wins when one of its moves wins for it.
         let mut result = !attacking;
-        let moves = (self.region & !(b.stones(Color::Black) | b.stones(Color::White))).iter();
-        for p in moves {
-            if !b.is_legal(p, to_move)
-                || bans
-                    .iter()
-                    .any(|ban| ban.ko == p && ban.barred == to_move && ban.holds(b))
-            {
-                continue;
+        // The defender tries its pass first: in a seki, doing nothing is
+        // the usual defence and refutes most attacks at once.
+        if !attacking && !cleared {
+            let mut next = b.clone();
+            next.clear_ko();
+            // Passing lifts the passer's bans (a pass for the ko).
+            let next_bans: Vec<Ban> = bans
+                .iter()
+                .copied()
+                .filter(|x| x.barred != to_move)
+                .collect();
+            if !self.attacker_wins(&next, to_move.opponent(), &next_bans, passes + 1, depth - 1) {
+                self.seen.insert(key, (depth, false, None));
+                return false;
             }
+        }
+        let mut moves = self.ordered_moves(b, to_move, bans, empty, best);
+        if cleared {
+            moves.retain(|&p| !b.adjacent_chains_in_atari(p, self.attacker).is_empty());
+        }
+        let mut best = None;
+        for p in moves {
             let mut next = b.clone();
             next.play_unchecked(p, to_move);
             let mut next_bans: Vec<Ban> = bans.iter().copied().filter(|x| x.holds(&next)).collect();
@@ -122,30 +169,65 @@ impl Search {
             let win = self.attacker_wins(&next, to_move.opponent(), &next_bans, 0, depth - 1);
             if win == attacking {
                 result = attacking;
+                best = Some(p);
                 break;
             }
         }
-        if result != attacking {
-            // Pass: it lifts the passer's bans (a pass for the ko).
-            let mut next = b.clone();
-            next.clear_ko();
-            let next_bans: Vec<Ban> = bans
-                .iter()
-                .copied()
-                .filter(|x| x.barred != to_move)
-                .collect();
-            let win =
-                self.attacker_wins(&next, to_move.opponent(), &next_bans, passes + 1, depth - 1);
-            if win == attacking {
-                result = attacking;
-            }
-        }
-        self.seen.insert(key, (depth, result));
+        self.seen.insert(key, (depth, result, best));
         result
     }
 
-    fn key(&self, b: &Board, to_move: Color, bans: &[Ban], passes: u8) -> u64 {
-        let mut k = b.full_hash(to_move) ^ (u64::from(passes) << 1);
+    /// Legal moves of `to_move` in the playable area, the most forcing
+    /// first so that a win cuts the search short: the move that won here
+    /// before, captures, ataris and liberties of the target, then the rest.
+    fn ordered_moves(
+        &self,
+        b: &Board,
+        to_move: Color,
+        bans: &[Ban],
+        empty: Bitboard,
+        best: Option<Point>,
+    ) -> Vec<Point> {
+        let target_libs = if b.get(self.target) == Some(self.attacker.opponent()) {
+            b.liberties_bb(self.target)
+        } else {
+            Bitboard::EMPTY
+        };
+        let mut moves: Vec<(u8, Point)> = Vec::new();
+        for p in (self.playable & empty).iter() {
+            if !b.is_legal(p, to_move)
+                || bans
+                    .iter()
+                    .any(|ban| ban.ko == p && ban.barred == to_move && ban.holds(b))
+            {
+                continue;
+            }
+            let mut rank = 0;
+            if Some(p) == best {
+                rank += 16;
+            }
+            if !b.adjacent_chains_in_atari(p, to_move.opponent()).is_empty() {
+                rank += 8;
+            }
+            if target_libs.contains(p) {
+                rank += 4;
+            }
+            if p.neighbours()
+                .iter()
+                .any(|&n| b.get(n) == Some(to_move.opponent()) && b.liberty_count(n) == 2)
+            {
+                rank += 2;
+            }
+            moves.push((rank, p));
+        }
+        moves.sort_by_key(|m| std::cmp::Reverse(m.0));
+        moves.into_iter().map(|(_, p)| p).collect()
+    }
+
+    /// The pass count is left out: the attacker's moves are the same after
+    /// a pass, and the defender never moves after one.
+    fn key(&self, b: &Board, to_move: Color, bans: &[Ban]) -> u64 {
+        let mut k = b.full_hash(to_move);
         for ban in bans {
             let x = (ban.ko.index() as u64) << 8 | (ban.barred as u64) << 4;
             k ^= x.wrapping_mul(0x9E37_79B9_7F4A_7C15);

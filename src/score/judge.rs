@@ -68,8 +68,14 @@ fn position_only(board: &Board) -> Board {
 /// Status of every stone, per padded index.
 fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> Vec<PointStatus> {
     let mut status = vec![PointStatus::Alive; crate::board::SLOTS];
+    let safe_both =
+        unconditionally_alive(board, Color::Black) | unconditionally_alive(board, Color::White);
+    let mut unsure = Vec::new();
+    // Chains whose fate the playouts leave open: not safe to leave out of a
+    // race's region.
+    let mut shaky = Bitboard::EMPTY;
     for c in Color::ALL {
-        let safe = unconditionally_alive(board, c);
+        let safe = safe_both & board.stones(c);
         let opp_first = &tallies[c.opponent().index()];
         let mut left = board.stones(c) & !safe;
         while let Some(p) = left.first() {
@@ -88,11 +94,116 @@ fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> Vec<PointStatus> {
             for q in chain.iter() {
                 status[q.index()] = s;
             }
+            if s == PointStatus::Alive && alive <= UNSURE {
+                unsure.push(p);
+            }
+            if alive <= UNSURE || seki >= SHAKY_SEKI {
+                shaky |= chain;
+            }
         }
     }
+    read_races(board, &mut status, &unsure, safe_both, shaky);
     settle_seki_neighbours(board, &mut status);
     confirm_seki(board, &mut status);
     status
+}
+
+/// Survival rate below which a chain the playouts keep alive is read out.
+const UNSURE: f64 = 0.8;
+/// Seki rate from which a chain counts as unsettled in a race.
+const SHAKY_SEKI: f64 = 0.25;
+/// Most liberties a chain may have to be read out in a race.
+const RACE_LIBERTIES: usize = 4;
+
+/// Reads out the capturing races of chains the playouts keep alive but
+/// often lose: the chain, its liberties, the enemy chains next to it that
+/// are short of liberties and the friendly chains short of liberties next
+/// to its liberties, with their liberties, make a small region searched
+/// exactly (`confirm.rs`). A chain the opponent, moving first, captures
+/// against every defence is dead, unless it could itself capture one of
+/// those enemy chains moving first (a race whoever starts wins stays with
+/// the playouts).
+fn read_races(
+    board: &Board,
+    status: &mut [PointStatus],
+    unsure: &[Point],
+    safe: Bitboard,
+    shaky: Bitboard,
+) {
+    let on = Bitboard::on_board(board.size());
+    let stones = board.stones(Color::Black) | board.stones(Color::White);
+    for &p in unsure {
+        let Some(c) = board.get(p) else { continue };
+        let opp = c.opponent();
+        let chain = Bitboard::flood_fill(single(p), board.stones(c));
+        let libs = board.liberties_bb(p);
+        // A stone in atari left at the end is mostly a ko counted as it
+        // stands; the playouts judge it.
+        if libs.count() < 2 || libs.count() > RACE_LIBERTIES {
+            continue;
+        }
+        let core = chain | libs;
+        let mut playable = core;
+        let mut near = (chain.neighbours() & board.stones(opp) & !safe)
+            | (libs.neighbours() & board.stones(c) & !chain);
+        // An enemy chain left out of the region must be safe: the search
+        // treats it as uncapturable.
+        let mut outside_weak = false;
+        while let Some(q) = near.first() {
+            let other = Bitboard::flood_fill(single(q), board.stones(board.get(q).unwrap_or(c)));
+            near &= !other;
+            let other_libs = board.liberties_bb(q);
+            if other_libs.count() > libs.count() + 2 {
+                if board.get(q) == Some(opp)
+                    && (status[q.index()] != PointStatus::Alive || shaky.contains(q))
+                {
+                    outside_weak = true;
+                }
+                continue;
+            }
+            playable |= other | other_libs;
+        }
+        if outside_weak || (playable & on & !stones).count() > confirm::MAX_EMPTY {
+            continue;
+        }
+        // Dead only when captured even if it moves first: a race whoever
+        // starts wins stays with the playouts.
+        let r = confirm::can_capture(board, core, playable, p, opp, c);
+        if r != Some(true) {
+            continue;
+        }
+        // The capture must leave the capturer alive: each enemy chain next
+        // to the dead one is alive for sure, or lies within the region with
+        // all its liberties and all its neighbours, so that the race was
+        // its only threat (a nakade stone inside a dead group is not dead
+        // for being capturable).
+        let mut revive = Bitboard::EMPTY;
+        let mut capturer_dies = false;
+        let mut enemies = chain.neighbours() & board.stones(opp);
+        while let Some(e) = enemies.first() {
+            let enemy = Bitboard::flood_fill(single(e), board.stones(opp));
+            enemies &= !enemy;
+            if status[e.index()] == PointStatus::Alive && !shaky.contains(e) {
+                continue;
+            }
+            let around = board.liberties_bb(e) | (enemy.neighbours() & board.stones(c));
+            if (around & !playable).is_empty() {
+                revive |= enemy;
+            } else {
+                capturer_dies = true;
+                break;
+            }
+        }
+        if capturer_dies {
+            continue;
+        }
+        for q in chain.iter() {
+            status[q.index()] = PointStatus::Dead;
+        }
+        for q in revive.iter() {
+            status[q.index()] = PointStatus::Alive;
+        }
+    }
 }
 
 /// A chain judged dead that shares a liberty with an enemy chain judged to
@@ -147,6 +258,10 @@ fn confirm_seki(board: &Board, status: &mut [PointStatus]) {
         if (region & !stones).count() > confirm::MAX_EMPTY {
             continue;
         }
+        let mut playable = region | dame_liberties(board, region, status);
+        if (playable & !stones).count() > confirm::MAX_EMPTY {
+            playable = region;
+        }
         // Chains of each colour in the region the other side can kill.
         let mut killable = [Vec::new(), Vec::new()];
         for c in Color::ALL {
@@ -154,7 +269,9 @@ fn confirm_seki(board: &Board, status: &mut [PointStatus]) {
             while let Some(q) = chains.first() {
                 let chain = Bitboard::flood_fill(single(q), board.stones(c));
                 chains &= !chain;
-                if confirm::can_capture(board, region, q, c.opponent()) == Some(true) {
+                let r =
+                    confirm::can_capture(board, region, playable, q, c.opponent(), c.opponent());
+                if r == Some(true) {
                     killable[c.index()].push(chain);
                 }
             }
@@ -173,6 +290,30 @@ fn confirm_seki(board: &Board, status: &mut [PointStatus]) {
             }
         }
     }
+}
+
+/// Liberties outside `region` of the chains in it or touching its empty
+/// points that are dame: next to a living enemy stone. People fill such a
+/// point before counting, so a race is read with it open to both sides
+/// rather than as a liberty its owner keeps for ever (a seki holds when
+/// the defender can fill the attacker's outside liberty first).
+fn dame_liberties(board: &Board, region: Bitboard, status: &[PointStatus]) -> Bitboard {
+    let on = Bitboard::on_board(board.size());
+    let stones = board.stones(Color::Black) | board.stones(Color::White);
+    let near = (region | (region & !stones).neighbours()) & stones;
+    let mut extra = Bitboard::EMPTY;
+    for c in Color::ALL {
+        let living: Bitboard = (on & board.stones(c.opponent()))
+            .iter()
+            .filter(|q| status[q.index()] != PointStatus::Dead)
+            .collect();
+        let mut chains = near & board.stones(c);
+        while let Some(q) = chains.first() {
+            chains &= !Bitboard::flood_fill(single(q), board.stones(c));
+            extra |= board.liberties_bb(q) & !region & living.neighbours();
+        }
+    }
+    extra
 }
 
 fn single(p: Point) -> Bitboard {

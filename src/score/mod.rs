@@ -7,9 +7,11 @@
 //! (the opponent of each chain moving first, as in the 1989 Japanese
 //! confirmation) give every other chain a survival rate, and seki shows up
 //! as liberties neither side may fill (a chain the playouts call dead next
-//! to an enemy seki chain joins that seki). No exact reading is done yet:
-//! nakade needing a multi-stone sacrifice, close capturing races and bent
-//! four in the corner are left to the playouts. [`count`] then counts under
+//! to an enemy seki chain joins that seki). Small regions are then read
+//! exactly under the confirmation rules (`confirm.rs`): seki regions with
+//! the dame next to them (bent four in the corner, false seki), and races
+//! the playouts leave open (a chain captured whoever starts is dead).
+//! Bigger nakade fights are left to the playouts. [`count`] then counts under
 //! the game's rules: territory plus prisoners (Japanese, Swedish) or area
 //! (Chinese, Tromp-Taylor).
 //!

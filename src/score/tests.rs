@@ -189,6 +189,63 @@ fn bent_four_in_the_corner_is_dead() {
     assert_eq!(count(&game, &j).to_string(), "W+1.5");
 }
 
+/// White's B7-B5 and Black's ring share C7-C5; Black's ring also has E6,
+/// a dame next to White's wall. Black moving first would win the race if
+/// E6 were its own for ever, but White fills it first (people fill dame
+/// before counting) and then neither side can fill a shared liberty: seki.
+const SEKI_AFTER_DAME: [&str; 9] = [
+    "OOOOOOO.O",
+    "XXXXOOOOO",
+    "XO.XOOOOO",
+    "XO.X.OOOO",
+    "XO.XOOOOO",
+    "XXXXOOOOO",
+    "OOOOOOO.O",
+    "OOOOOOOOO",
+    ".O.OOOOOO",
+];
+
+#[test]
+fn a_race_whose_outside_liberty_is_a_dame_is_seki() {
+    let game = position(&SEKI_AFTER_DAME, RuleSet::Japanese, 0.5);
+    let j = judge(&game);
+    assert!(j.stones_with(PointStatus::Dead).is_empty());
+    for p in ["B7", "B6", "B5"] {
+        assert_eq!(j.status(at(p)), Some(PointStatus::Seki), "{p}");
+    }
+    for p in ["C7", "C6", "C5", "E6"] {
+        assert_eq!(j.owner(at(p)), Owner::Dame, "{p}");
+    }
+}
+
+/// A corner race from a KGS game: Black's F9-H6 (liberties G9, J6) against
+/// White's G8-J8 (G9, J9). White moving first takes J6 by capturing the
+/// dead J5-G2 and then G9; Black moving first captures G8-J8 at G9, but the
+/// corner it gets back is a bent four White kills. Captured whoever starts,
+/// so dead, and White's three stones live.
+const CORNER_RACE: [&str; 9] = [
+    "....OX.X.",
+    "...OOXOOO",
+    "...OXXXXX",
+    "...OOOOX.",
+    "...O..OOX",
+    "...OO.OXX",
+    "...OOOOXO",
+    "...OOOXXO",
+    "...OOOOOO",
+];
+
+#[test]
+fn a_race_lost_whoever_starts_is_dead() {
+    let game = position(&CORNER_RACE, RuleSet::Japanese, 0.5);
+    let j = judge(&game);
+    for p in ["F9", "H6", "H9", "J5", "G2"] {
+        assert_eq!(j.status(at(p)), Some(PointStatus::Dead), "{p}");
+    }
+    assert_eq!(j.status(at("G8")), Some(PointStatus::Alive));
+    assert_eq!(j.owner(at("G9")), Owner::White);
+}
+
 /// D9 is cut from the wall: once White fills the dame D8, Black must
 /// connect at C9, so C9 is no one's.
 const MUST_CONNECT: [&str; 9] = [
