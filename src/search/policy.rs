@@ -349,10 +349,16 @@ impl PlayoutShapes {
             })
             .collect();
         let scale = std::array::from_fn(|q| ((q as f32 - 128.0) / 8.0).exp2());
-        // RING order NW, N, NE, W, E, SW, S, SE: levels 0 (next to) and 1 (diagonal).
+        // Distance levels 0 (next to) and 1 (diagonal).
         let next_to = gamma[DIST_LAST.base as usize];
         let diagonal = gamma[DIST_LAST.base as usize + 1];
-        let near = std::array::from_fn(|k| if k % 2 == 1 { next_to } else { diagonal });
+        let near = RING.map(|d| {
+            if d.unsigned_abs() == 1 || d.unsigned_abs() == STRIDE {
+                next_to
+            } else {
+                diagonal
+            }
+        });
         PlayoutShapes { shape, scale, near }
     }
 
@@ -942,6 +948,28 @@ mod tests {
         }
         b.play(Point::new(3, 0), Color::Black).unwrap();
         assert_eq!(nakade_point(&b, Point::new(3, 0)), Some(Point::new(1, 0)));
+    }
+
+    /// The learned playout shapes weigh each ring point by its distance to
+    /// the last move: the four orthogonal neighbours get the "next to"
+    /// strength, the four diagonal ones the "diagonal" strength.
+    #[test]
+    fn learned_shapes_weigh_ring_points_by_distance() {
+        let mut model = Model::uniform(&[]);
+        let mut gammas: Vec<f64> = model.gammas().iter().map(|&g| g as f64).collect();
+        gammas[DIST_LAST.base as usize] = 9.0;
+        gammas[DIST_LAST.base as usize + 1] = 5.0;
+        model.set_gammas(&gammas);
+        let shapes = PlayoutShapes::new(&model);
+        let centre = Point::new(5, 5);
+        for (k, &d) in RING.iter().enumerate() {
+            let expected = if distance(offset(centre, d), centre) == 2 {
+                9.0
+            } else {
+                5.0
+            };
+            assert_eq!(shapes.near[k], expected, "ring position {k}");
+        }
     }
 
     /// With learned playout shapes, a shape the model rates far above the
