@@ -13,12 +13,7 @@ use rand::{Rng, SeedableRng};
 fn run(size: usize, rules: Rules, seed: u64, attempts: usize, tally: &mut [usize; 4]) -> usize {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut game = Game::new(size, rules);
-    let mut reference = RefGame::new(
-        size,
-        rules.superko(),
-        rules.suicide_allowed(),
-        rules.pass_gives_prisoner(),
-    );
+    let mut reference = RefGame::new(size, rules);
     let mut log: Vec<String> = Vec::new();
     for step in 0..attempts {
         let color = game.to_move();

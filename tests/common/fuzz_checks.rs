@@ -65,12 +65,7 @@ pub fn board_play_undo(data: &[u8]) {
     let size = 2 + (first % 6) as usize;
     let rules = Rules::parse(RULES[(first / 6 % 4) as usize]).unwrap();
     let mut game = Game::new(size, rules);
-    let mut reference = RefGame::new(
-        size,
-        rules.superko(),
-        rules.suicide_allowed(),
-        rules.pass_gives_prisoner(),
-    );
+    let mut reference = RefGame::new(size, rules);
     for &byte in rest {
         match action(byte, size * size) {
             Action::Undo => assert_eq!(game.undo(), reference.undo(), "undo availability"),

@@ -2,7 +2,7 @@
 //! fills for chains, positions compared whole and the hash recomputed from
 //! scratch. Slow and obvious, so the fast core can be checked against it.
 
-use kosumi::board::{zobrist, Board, Color, Move, PlayError, Point};
+use kosumi::board::{zobrist, Board, Color, Move, PlayError, Point, Rules};
 use std::collections::HashMap;
 
 /// What the reference says of a move.
@@ -47,16 +47,18 @@ pub struct RefGame {
 }
 
 impl RefGame {
-    pub fn new(size: usize, superko: bool, suicide_allowed: bool, pass_prisoner: bool) -> RefGame {
+    /// An empty board of side `size` playing by the ko, suicide and pass
+    /// rules of `rules`.
+    pub fn new(size: usize, rules: Rules) -> RefGame {
         let cells = vec![None; size * size];
         RefGame {
             size,
             history: vec![cells.clone()],
             cells,
             captures: [0; 2],
-            superko,
-            suicide_allowed,
-            pass_prisoner,
+            superko: rules.superko(),
+            suicide_allowed: rules.suicide_allowed(),
+            pass_prisoner: rules.pass_gives_prisoner(),
             passes: Vec::new(),
             caps_history: Vec::new(),
             seen: HashMap::from([(vec![None; size * size], 1)]),
