@@ -205,6 +205,11 @@ impl Judgement {
         // Each fill may leave a grown chain short of liberties in turn, so
         // repeat until nothing changes (at most once per point).
         loop {
+            // Empty points that are no one's territory: dame.
+            let open = on
+                & !(lifted.stones(Color::Black) | lifted.stones(Color::White))
+                & !terr[0]
+                & !terr[1];
             let mut fill = None;
             'search: for c in Color::ALL {
                 let own = lifted.stones(c) & !seki;
@@ -214,10 +219,6 @@ impl Judgement {
                     left &= !chain;
                     let libs = lifted.liberties_bb(x);
                     let inside = libs & terr[c.index()];
-                    let open = on
-                        & !(lifted.stones(Color::Black) | lifted.stones(Color::White))
-                        & !terr[0]
-                        & !terr[1];
                     if inside.count() == 1 && forced(&lifted, x, c, inside, open, FILL_DEPTH) {
                         fill = inside.first().map(|t| (t, c));
                         break 'search;
