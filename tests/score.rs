@@ -9,7 +9,7 @@ fn repo() -> PathBuf {
 
 /// Exact agreement with the agreed KGS results reached on the dev set, less
 /// a small margin.
-const DEV_AGREEMENT: f64 = 0.95;
+const DEV_AGREEMENT: f64 = 0.97;
 
 #[test]
 fn dev_set_agrees_with_people() {
@@ -137,6 +137,21 @@ fn a_file_is_counted_with_a_marked_diagram() {
         out.diagram
     );
     assert!(score_file(&repo().join("no-such-file.sgf"), &Options::default()).is_err());
+}
+
+/// 2017-06-18-16: the white lower-left group's second eye is the ko at E1,
+/// which under the confirmation rules only Black can win (ko threats are
+/// gone), and its corner, with the black square four inside, then dies:
+/// about forty plies of reading with the passes.
+#[test]
+fn a_group_living_on_a_ko_dies_in_confirmation() {
+    let path = repo().join("../shared/data/scoring/games/2017-06-18-16.sgf");
+    if !path.exists() {
+        println!("skipped: no {}", path.display());
+        return;
+    }
+    let out = score_file(&path, &Options::default()).unwrap();
+    assert_eq!(out.score.to_string(), "B+165.5");
 }
 
 #[test]

@@ -11,10 +11,35 @@ use fxhash::FxHashMap;
 
 /// Largest number of empty points a region may have to be searched.
 pub(crate) const MAX_EMPTY: usize = 8;
-/// Plies searched: enough for the bent-four sequence with its passes.
-const MAX_DEPTH: u32 = 22;
-/// Positions visited before the search gives up (the seki then stands).
-const MAX_NODES: usize = 100_000;
+/// How far a search may go before it gives up (the position then stands
+/// as the playouts judged it).
+#[derive(Clone, Copy)]
+pub(crate) struct Budget {
+    /// Plies searched.
+    pub depth: u32,
+    /// Positions visited.
+    pub nodes: usize,
+}
+
+/// Enough for the bent-four sequence with its passes.
+pub(crate) const SEKI_BUDGET: Budget = Budget {
+    depth: 22,
+    nodes: 100_000,
+};
+
+/// A group the playouts keep alive: a short kill they miss (a two-stone
+/// sacrifice inside a straight three).
+pub(crate) const QUICK_BUDGET: Budget = Budget {
+    depth: 12,
+    nodes: 20_000,
+};
+
+/// A group's whole eye space: killing a bulky five after winning a ko and
+/// taking away a second eye takes about forty plies with the passes.
+pub(crate) const EYE_SPACE_BUDGET: Budget = Budget {
+    depth: 40,
+    nodes: 400_000,
+};
 
 /// A ko the `barred` side may not retake while the single stone on
 /// `capturer` still has `ko` as its only liberty.
@@ -46,6 +71,7 @@ pub(crate) fn can_capture(
     target: Point,
     attacker: Color,
     first: Color,
+    budget: Budget,
 ) -> Option<bool> {
     let mut s = Search {
         region,
@@ -54,12 +80,13 @@ pub(crate) fn can_capture(
         target,
         attacker,
         nodes: 0,
+        max_nodes: budget.nodes,
         seen: FxHashMap::default(),
     };
     let mut b = board.clone();
     b.clear_ko();
-    let win = s.attacker_wins(&b, first, &[], 0, MAX_DEPTH);
-    (s.nodes <= MAX_NODES).then_some(win)
+    let win = s.attacker_wins(&b, first, &[], 0, budget.depth);
+    (s.nodes <= s.max_nodes).then_some(win)
 }
 
 struct Search {
@@ -70,6 +97,7 @@ struct Search {
     target: Point,
     attacker: Color,
     nodes: usize,
+    max_nodes: usize,
     /// Position key -> (plies searched, attacker wins, the move that won
     /// for the side to move).
     seen: FxHashMap<u64, (u32, bool, Option<Point>)>,
@@ -109,17 +137,7 @@ impl Search {
             return false;
         }
         self.nodes += 1;
-        if std::env::var("KTRACE2").is_ok() {
-            eprintln!(
-                "node {} depth {} passes {} tomove {:?} lastmove {:?}",
-                self.nodes,
-                depth,
-                passes,
-                to_move,
-                b.last_move().map(|p| p.to_gtp(b.size()))
-            );
-        }
-        if self.nodes > MAX_NODES {
+        if self.nodes > self.max_nodes {
             return false;
         }
         let key = self.key(b, to_move, bans);

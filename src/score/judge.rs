@@ -39,7 +39,30 @@ pub fn judge_with_seed(game: &Game, seed: u64, playouts: usize) -> Judgement {
         tally(&position, Color::Black, half, &mut rng),
         tally(&position, Color::White, half, &mut rng),
     ];
-    let status = chain_statuses(board, &tallies);
+    let (mut status, killed) = chain_statuses(board, &tallies);
+    if killed.is_empty() {
+        return judgement(board, status, &tallies);
+    }
+    // Groups read dead change their neighbours' fate (a seki partner now
+    // lives): judge the rest again with those groups taken off.
+    let mut reduced = position;
+    for p in killed.iter() {
+        reduced.set_stone(p, None);
+    }
+    let tallies = [
+        tally(&reduced, Color::Black, half, &mut rng),
+        tally(&reduced, Color::White, half, &mut rng),
+    ];
+    let (again, _) = chain_statuses(&reduced, &tallies);
+    for p in board.points() {
+        if board.get(p).is_some() && !killed.contains(p) {
+            status[p.index()] = again[p.index()];
+        }
+    }
+    judgement(board, status, &tallies)
+}
+
+fn judgement(board: &Board, status: Vec<PointStatus>, tallies: &[Tally; 2]) -> Judgement {
     let ownership = board
         .points()
         .map(|p| {
@@ -65,8 +88,9 @@ fn position_only(board: &Board) -> Board {
     fresh
 }
 
-/// Status of every stone, per padded index.
-fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> Vec<PointStatus> {
+/// Status of every stone, per padded index, and the groups found dead by
+/// reading their eye space.
+fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> (Vec<PointStatus>, Bitboard) {
     let mut status = vec![PointStatus::Alive; crate::board::SLOTS];
     let safe_both =
         unconditionally_alive(board, Color::Black) | unconditionally_alive(board, Color::White);
@@ -74,6 +98,7 @@ fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> Vec<PointStatus> {
     // Chains whose fate the playouts leave open: not safe to leave out of a
     // race's region.
     let mut shaky = Bitboard::EMPTY;
+    let mut survival = vec![1.0; crate::board::SLOTS];
     for c in Color::ALL {
         let safe = safe_both & board.stones(c);
         let opp_first = &tallies[c.opponent().index()];
@@ -93,6 +118,7 @@ fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> Vec<PointStatus> {
             };
             for q in chain.iter() {
                 status[q.index()] = s;
+                survival[q.index()] = alive;
             }
             if s == PointStatus::Alive && alive <= UNSURE {
                 unsure.push(p);
@@ -105,7 +131,159 @@ fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> Vec<PointStatus> {
     read_races(board, &mut status, &unsure, safe_both, shaky);
     settle_seki_neighbours(board, &mut status);
     confirm_seki(board, &mut status);
-    status
+    let killed = read_eye_spaces(board, &mut status, &survival, safe_both, shaky);
+    (status, killed)
+}
+
+/// Most points (empty or enemy stones) an enclosed area may have to count
+/// as a small eye space in [`read_eye_spaces`].
+const EYE_SPACE: usize = 10;
+
+/// Reads out the groups the playouts keep alive whose only eye space is
+/// small: the chains of one colour joined through small enclosed areas
+/// (empty points and enemy stones, bounded by that colour alone), with
+/// those areas and the group's dame. A group the opponent, moving first,
+/// captures against every defence under the confirmation rules is dead and
+/// the enemy stones inside it live. The playouts miss such kills when they
+/// start with a sacrifice of two stones (a straight three with an enemy
+/// stone inside), or when the group's second eye is a ko that, with ko
+/// threats gone, only the attacker can win.
+fn read_eye_spaces(
+    board: &Board,
+    status: &mut [PointStatus],
+    survival: &[f64],
+    safe: Bitboard,
+    shaky: Bitboard,
+) -> Bitboard {
+    let on = Bitboard::on_board(board.size());
+    let stones = board.stones(Color::Black) | board.stones(Color::White);
+    let mut killed = Bitboard::EMPTY;
+    for c in Color::ALL {
+        let opp = c.opponent();
+        let own = board.stones(c);
+        let mut left: Bitboard = (own & !safe)
+            .iter()
+            .filter(|p| status[p.index()] == PointStatus::Alive)
+            .collect();
+        while let Some(p) = left.first() {
+            let Some(group) = eye_space_group(board, p, c, status) else {
+                left &= !Bitboard::flood_fill(single(p), own);
+                continue;
+            };
+            left &= !group.chains;
+            if !(group.chains & safe).is_empty()
+                || group
+                    .chains
+                    .iter()
+                    .any(|q| status[q.index()] != PointStatus::Alive)
+            {
+                continue;
+            }
+            let playable = group.region | group.beyond;
+            if (playable & on & !stones).count() > confirm::MAX_EMPTY {
+                continue;
+            }
+            // The search takes the enemy chains around those points as
+            // uncapturable: they must be safely alive.
+            let mut around = group.beyond.neighbours() & on & board.stones(opp) & !group.region;
+            let mut weak = false;
+            while let Some(q) = around.first() {
+                let enemy = Bitboard::flood_fill(single(q), board.stones(opp));
+                around &= !enemy;
+                let outside = board.liberties_bb(q) & !playable;
+                if status[q.index()] != PointStatus::Alive
+                    || shaky.contains(q)
+                    || outside.is_empty()
+                {
+                    weak = true;
+                    break;
+                }
+            }
+            if weak {
+                continue;
+            }
+            // A long reading only for groups the playouts often lose.
+            let unsure = group.chains.iter().any(|q| survival[q.index()] <= UNSURE);
+            let budget = if unsure {
+                confirm::EYE_SPACE_BUDGET
+            } else {
+                confirm::QUICK_BUDGET
+            };
+            let r = confirm::can_capture(board, group.region, playable, p, opp, opp, budget);
+            if r != Some(true) {
+                continue;
+            }
+            for q in group.chains.iter() {
+                status[q.index()] = PointStatus::Dead;
+            }
+            for q in (group.region & board.stones(opp)).iter() {
+                status[q.index()] = PointStatus::Alive;
+            }
+            killed |= group.chains;
+        }
+    }
+    killed
+}
+
+/// A group of `c` read by [`read_eye_spaces`].
+struct EyeSpaceGroup {
+    /// The chains of `c`.
+    chains: Bitboard,
+    /// The chains and their small enclosed areas.
+    region: Bitboard,
+    /// Points outside the region both sides may play: the chains' other
+    /// liberties (dame), and dead stones of `c` next to the areas with
+    /// their liberties.
+    beyond: Bitboard,
+}
+
+/// The chain through `p` and every chain of its colour `c` reached through
+/// small enclosed areas next to them; `None` when one of those chains
+/// touches a bigger area bounded by `c` alone (an eye space big enough to
+/// live in) or has no such small area at all.
+fn eye_space_group(
+    board: &Board,
+    p: Point,
+    c: Color,
+    status: &[PointStatus],
+) -> Option<EyeSpaceGroup> {
+    let on = Bitboard::on_board(board.size());
+    let own = board.stones(c);
+    let not_own = on & !own;
+    let dead: Bitboard = own
+        .iter()
+        .filter(|q| status[q.index()] == PointStatus::Dead)
+        .collect();
+    let mut chains = Bitboard::flood_fill(single(p), own);
+    let mut areas = Bitboard::EMPTY;
+    let mut outside = Bitboard::EMPTY;
+    while let Some(q) = (chains.neighbours() & not_own & !areas & !outside).first() {
+        let area = Bitboard::flood_fill(single(q), not_own);
+        if area.count() <= EYE_SPACE {
+            areas |= area;
+            let living = area.neighbours() & own & !dead;
+            chains |= Bitboard::flood_fill(living, own);
+        } else if area
+            .iter()
+            .any(|s| board.get(s).is_some() && status[s.index()] != PointStatus::Dead)
+        {
+            outside |= area;
+        } else {
+            return None;
+        }
+    }
+    if areas.is_empty() {
+        return None;
+    }
+    let empty = on & !(own | board.stones(c.opponent()));
+    // Dead stones of `c` next to those areas: the attacker may need to
+    // capture them to take an eye.
+    let cut_off = Bitboard::flood_fill(areas.neighbours() & dead, dead);
+    Some(EyeSpaceGroup {
+        chains,
+        region: chains | areas,
+        beyond: (chains.neighbours() & outside & empty) | cut_off | (cut_off.neighbours() & empty),
+    })
 }
 
 /// Survival rate below which a chain the playouts keep alive is read out.
@@ -168,7 +346,7 @@ fn read_races(
         }
         // Dead only when captured even if it moves first: a race whoever
         // starts wins stays with the playouts.
-        let r = confirm::can_capture(board, core, playable, p, opp, c);
+        let r = confirm::can_capture(board, core, playable, p, opp, c, confirm::SEKI_BUDGET);
         if r != Some(true) {
             continue;
         }
@@ -269,8 +447,15 @@ fn confirm_seki(board: &Board, status: &mut [PointStatus]) {
             while let Some(q) = chains.first() {
                 let chain = Bitboard::flood_fill(single(q), board.stones(c));
                 chains &= !chain;
-                let r =
-                    confirm::can_capture(board, region, playable, q, c.opponent(), c.opponent());
+                let r = confirm::can_capture(
+                    board,
+                    region,
+                    playable,
+                    q,
+                    c.opponent(),
+                    c.opponent(),
+                    confirm::SEKI_BUDGET,
+                );
                 if r == Some(true) {
                     killable[c.index()].push(chain);
                 }

@@ -9,9 +9,12 @@
 //! as liberties neither side may fill (a chain the playouts call dead next
 //! to an enemy seki chain joins that seki). Small regions are then read
 //! exactly under the confirmation rules (`confirm.rs`): seki regions with
-//! the dame next to them (bent four in the corner, false seki), and races
-//! the playouts leave open (a chain captured whoever starts is dead).
-//! Bigger nakade fights are left to the playouts. [`count`] then counts under
+//! the dame next to them (bent four in the corner, false seki), races the
+//! playouts leave open (a chain captured whoever starts is dead), and
+//! groups whose only eye space is small (a kill that starts with a
+//! two-stone sacrifice, a second eye that is a ko); when a group is read
+//! dead, the rest of the board is judged again without it. Bigger nakade
+//! fights are left to the playouts. [`count`] then counts under
 //! the game's rules: territory plus prisoners (Japanese, Swedish) or area
 //! (Chinese, Tromp-Taylor).
 //!

@@ -557,3 +557,35 @@ fn a_position_is_judged_the_same_whatever_its_history() {
         assert_eq!(a, b, "{size}x{size}");
     }
 }
+
+/// From a 9x9 game against GNU Go. The white top group (E8-J8, F9, H7) has
+/// only G9 and J9, around the black H9: Black G9 sacrifices two stones,
+/// White J9 takes them, the throw-in at H9 leaves White one eye, and H9
+/// again captures. The playouts never play a two-stone self-atari and keep
+/// the group alive; reading its eye space kills it, and with it gone the
+/// black chain it held in seki lives and J5 dies.
+const STRAIGHT_THREE_WITH_A_STONE: [&str; 9] = [
+    ".X.XXO.X.",
+    "XXXXOOOOO",
+    "XOXOXXXOX",
+    "XOXOXXXXX",
+    "OOOOXOX.O",
+    "OOOOOOXX.",
+    "O....OOXX",
+    "OOOOOOOOX",
+    ".XXXXXXXX",
+];
+
+#[test]
+fn a_group_whose_eye_space_holds_a_killing_stone_is_dead() {
+    let game = position(&STRAIGHT_THREE_WITH_A_STONE, RuleSet::Japanese, 6.5);
+    let j = judge(&game);
+    for p in ["F9", "E8", "J8", "H7"] {
+        assert_eq!(j.status(at(p)), Some(PointStatus::Dead), "{p}");
+    }
+    assert_eq!(j.status(at("H9")), Some(PointStatus::Alive));
+    assert_eq!(j.status(at("E7")), Some(PointStatus::Alive));
+    assert_eq!(j.status(at("J5")), Some(PointStatus::Dead));
+    assert!(j.stones_with(PointStatus::Seki).is_empty());
+    assert_eq!(final_score(&game).winner(), Some(Color::Black));
+}
