@@ -139,6 +139,10 @@ fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> (Vec<PointStatus>, Bit
 /// as a small eye space in [`read_eye_spaces`].
 const EYE_SPACE: usize = 10;
 
+/// Most empty points a bigger area of enemy stones may have to be read as
+/// a race rather than as an eye space to live in.
+const RACE_OPEN: usize = 3;
+
 /// Reads out the groups the playouts keep alive whose only eye space is
 /// small: the chains of one colour joined through small enclosed areas
 /// (empty points and enemy stones, bounded by that colour alone), with
@@ -185,7 +189,7 @@ fn read_eye_spaces(
             }
             // The search takes the enemy chains around those points as
             // uncapturable: they must be safely alive.
-            let mut around = group.beyond.neighbours() & on & board.stones(opp) & !group.region;
+            let mut around = group.beyond.neighbours() & on & board.stones(opp) & !playable;
             let mut weak = false;
             while let Some(q) = around.first() {
                 let enemy = Bitboard::flood_fill(single(q), board.stones(opp));
@@ -266,7 +270,10 @@ fn eye_space_group(
         } else if area
             .iter()
             .any(|s| board.get(s).is_some() && status[s.index()] != PointStatus::Dead)
+            || (area & !board.stones(c.opponent())).count() <= RACE_OPEN
         {
+            // The outside, or enemy stones with few liberties left: a
+            // race, read with those stones and their liberties.
             outside |= area;
         } else {
             return None;
@@ -279,10 +286,21 @@ fn eye_space_group(
     // Dead stones of `c` next to those areas: the attacker may need to
     // capture them to take an eye.
     let cut_off = Bitboard::flood_fill(areas.neighbours() & dead, dead);
+    // Enemy chains the group touches that are not sure to live: a race.
+    let opp = board.stones(c.opponent());
+    let sure: Bitboard = opp
+        .iter()
+        .filter(|q| status[q.index()] == PointStatus::Alive)
+        .collect();
+    let racing = Bitboard::flood_fill(chains.neighbours() & opp & !sure & !areas, opp & !sure);
+    let racing = racing | (racing.neighbours() & empty);
     Some(EyeSpaceGroup {
         chains,
         region: chains | areas,
-        beyond: (chains.neighbours() & outside & empty) | cut_off | (cut_off.neighbours() & empty),
+        beyond: (chains.neighbours() & outside & empty)
+            | cut_off
+            | (cut_off.neighbours() & empty)
+            | racing,
     })
 }
 

@@ -589,3 +589,32 @@ fn a_group_whose_eye_space_holds_a_killing_stone_is_dead() {
     assert!(j.stones_with(PointStatus::Seki).is_empty());
     assert_eq!(final_score(&game).winner(), Some(Color::Black));
 }
+
+/// From the same match: the white group F7-J9 lives only on G9 and H8
+/// around the black H9, in a race with the black chain A9-E7 (three
+/// liberties, A7, D7 and D8). Black G9, H9 and H9 again take it before
+/// White can fill three liberties, so the group is dead and the black
+/// chain lives, though the playouts call the chain dead.
+const RACE_AGAINST_A_STRAIGHT_THREE: [&str; 9] = [
+    "XXXXXO.XO",
+    "XOO.XOO.O",
+    ".OO.XOOOO",
+    "OO.OOXXXX",
+    "O.OOX.OX.",
+    ".OOOXXXX.",
+    "O..OXXOO.",
+    "O.OXXO.O.",
+    ".OXXXOXX.",
+];
+
+#[test]
+fn a_race_against_a_group_with_a_killing_stone_inside_is_read() {
+    let game = position(&RACE_AGAINST_A_STRAIGHT_THREE, RuleSet::Japanese, 6.5);
+    let j = judge(&game);
+    for p in ["F9", "J9", "F7", "J7"] {
+        assert_eq!(j.status(at(p)), Some(PointStatus::Dead), "{p}");
+    }
+    for p in ["A9", "E7", "H9"] {
+        assert_eq!(j.status(at(p)), Some(PointStatus::Alive), "{p}");
+    }
+}
