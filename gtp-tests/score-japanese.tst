@@ -127,3 +127,17 @@ loadsgf games/score-corner-race.sgf
 #? [F9 H9 F8 E7 F7 G7 H7 J7 H6 J5 H4 J4 H3 G2 H2]
 830 final_status_list seki
 #? []
+
+# A 9x9 game against GNU Go: White's top group (E8-J8, F9, H7) lives only
+# on G9 and J9 around Black's H9. Black G9 gives two stones, White J9 takes
+# them, the throw-in at H9 leaves one eye and H9 again captures: dead, and
+# without it Black's big chain no longer needs J5: White's J5 dies too,
+# no seki. Black: 4 + 6 + 1 + 3 territory, 8 dead and 1 captured; White:
+# B3-E3 and komi.
+loadsgf games/score-straight-three.sgf
+910 final_score
+#? [B\+12\.5]
+920 final_status_list dead
+#? [F9 E8 F8 G8 H8 J8 H7 J5]
+930 final_status_list seki
+#? []
