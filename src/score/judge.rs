@@ -35,10 +35,7 @@ pub fn judge_with_seed(game: &Game, seed: u64, playouts: usize) -> Judgement {
     let half = playouts.div_ceil(2).max(1);
     let position = position_only(board);
     // tallies[c] has colour c moving first.
-    let tallies = [
-        tally(&position, Color::Black, half, &mut rng),
-        tally(&position, Color::White, half, &mut rng),
-    ];
+    let tallies = tally_both(&position, half, &mut rng);
     let (mut status, killed) = chain_statuses(board, &tallies);
     if killed.is_empty() {
         return judgement(board, status, &tallies);
@@ -49,10 +46,7 @@ pub fn judge_with_seed(game: &Game, seed: u64, playouts: usize) -> Judgement {
     for p in killed.iter() {
         reduced.set_stone(p, None);
     }
-    let tallies = [
-        tally(&reduced, Color::Black, half, &mut rng),
-        tally(&reduced, Color::White, half, &mut rng),
-    ];
+    let tallies = tally_both(&reduced, half, &mut rng);
     let (again, _) = chain_statuses(&reduced, &tallies);
     for p in board.points() {
         if board.get(p).is_some() && !killed.contains(p) {
@@ -62,6 +56,16 @@ pub fn judge_with_seed(game: &Game, seed: u64, playouts: usize) -> Judgement {
     judgement(board, status, &tallies)
 }
 
+/// `n` playouts from `board` with each colour moving first, Black's first.
+fn tally_both(board: &Board, n: usize, rng: &mut FastRng) -> [Tally; 2] {
+    [
+        tally(board, Color::Black, n, rng),
+        tally(board, Color::White, n, rng),
+    ]
+}
+
+/// The judgement of `board` from its stones' statuses, with the playouts'
+/// ownership.
 fn judgement(board: &Board, status: Vec<PointStatus>, tallies: &[Tally; 2]) -> Judgement {
     let ownership = board
         .points()
@@ -165,10 +169,7 @@ fn read_eye_spaces(
     for c in Color::ALL {
         let opp = c.opponent();
         let own = board.stones(c);
-        let mut left: Bitboard = (own & !safe)
-            .iter()
-            .filter(|p| status[p.index()] == PointStatus::Alive)
-            .collect();
+        let mut left = marked(own & !safe, status, PointStatus::Alive);
         while let Some(p) = left.first() {
             let Some(group) = eye_space_group(board, p, c, status) else {
                 left &= !Bitboard::flood_fill(single(p), own);
@@ -254,10 +255,8 @@ fn eye_space_group(
     let on = Bitboard::on_board(board.size());
     let own = board.stones(c);
     let not_own = on & !own;
-    let dead: Bitboard = own
-        .iter()
-        .filter(|q| status[q.index()] == PointStatus::Dead)
-        .collect();
+    let opp = board.stones(c.opponent());
+    let dead = marked(own, status, PointStatus::Dead);
     let mut chains = Bitboard::flood_fill(single(p), own);
     let mut areas = Bitboard::EMPTY;
     let mut outside = Bitboard::EMPTY;
@@ -267,10 +266,8 @@ fn eye_space_group(
             areas |= area;
             let living = area.neighbours() & own & !dead;
             chains |= Bitboard::flood_fill(living, own);
-        } else if area
-            .iter()
-            .any(|s| board.get(s).is_some() && status[s.index()] != PointStatus::Dead)
-            || (area & !board.stones(c.opponent())).count() <= RACE_OPEN
+        } else if !(area & opp & !marked(opp, status, PointStatus::Dead)).is_empty()
+            || (area & !opp).count() <= RACE_OPEN
         {
             // The outside, or enemy stones with few liberties left: a
             // race, read with those stones and their liberties.
@@ -282,16 +279,12 @@ fn eye_space_group(
     if areas.is_empty() {
         return None;
     }
-    let empty = on & !(own | board.stones(c.opponent()));
+    let empty = on & !(own | opp);
     // Dead stones of `c` next to those areas: the attacker may need to
     // capture them to take an eye.
     let cut_off = Bitboard::flood_fill(areas.neighbours() & dead, dead);
     // Enemy chains the group touches that are not sure to live: a race.
-    let opp = board.stones(c.opponent());
-    let sure: Bitboard = opp
-        .iter()
-        .filter(|q| status[q.index()] == PointStatus::Alive)
-        .collect();
+    let sure = marked(opp, status, PointStatus::Alive);
     let racing = Bitboard::flood_fill(chains.neighbours() & opp & !sure & !areas, opp & !sure);
     let racing = racing | (racing.neighbours() & empty);
     Some(EyeSpaceGroup {
@@ -443,10 +436,7 @@ fn settle_seki_neighbours(board: &Board, status: &mut [PointStatus]) {
 fn confirm_seki(board: &Board, status: &mut [PointStatus]) {
     let on = Bitboard::on_board(board.size());
     let stones = board.stones(Color::Black) | board.stones(Color::White);
-    let seki: Bitboard = (on & stones)
-        .iter()
-        .filter(|p| status[p.index()] == PointStatus::Seki)
-        .collect();
+    let seki = marked(on & stones, status, PointStatus::Seki);
     let mut left = seki;
     while let Some(p) = left.first() {
         let region = Bitboard::flood_fill(single(p), seki | (on & !stones));
@@ -506,10 +496,8 @@ fn dame_liberties(board: &Board, region: Bitboard, status: &[PointStatus]) -> Bi
     let near = (region | (region & !stones).neighbours()) & stones;
     let mut extra = Bitboard::EMPTY;
     for c in Color::ALL {
-        let living: Bitboard = (on & board.stones(c.opponent()))
-            .iter()
-            .filter(|q| status[q.index()] != PointStatus::Dead)
-            .collect();
+        let enemy = on & board.stones(c.opponent());
+        let living = enemy & !marked(enemy, status, PointStatus::Dead);
         let mut chains = near & board.stones(c);
         while let Some(q) = chains.first() {
             chains &= !Bitboard::flood_fill(single(q), board.stones(c));
@@ -517,6 +505,11 @@ fn dame_liberties(board: &Board, region: Bitboard, status: &[PointStatus]) -> Bi
         }
     }
     extra
+}
+
+/// The points of `stones` whose status is `s`.
+fn marked(stones: Bitboard, status: &[PointStatus], s: PointStatus) -> Bitboard {
+    stones.iter().filter(|p| status[p.index()] == s).collect()
 }
 
 fn single(p: Point) -> Bitboard {

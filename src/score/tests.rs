@@ -35,6 +35,13 @@ fn at(name: &str) -> Point {
     Point::new(x, 9 - row)
 }
 
+/// Asserts that the stones on `points` have status `s`.
+fn assert_status(j: &Judgement, points: &[&str], s: PointStatus) {
+    for p in points {
+        assert_eq!(j.status(at(p)), Some(s), "{p}");
+    }
+}
+
 /// Black owns columns A-C, White F-J; a wall on D and E.
 const WALLS: [&str; 9] = [
     "...XO....",
@@ -210,9 +217,7 @@ fn a_race_whose_outside_liberty_is_a_dame_is_seki() {
     let game = position(&SEKI_AFTER_DAME, RuleSet::Japanese, 0.5);
     let j = judge(&game);
     assert!(j.stones_with(PointStatus::Dead).is_empty());
-    for p in ["B7", "B6", "B5"] {
-        assert_eq!(j.status(at(p)), Some(PointStatus::Seki), "{p}");
-    }
+    assert_status(&j, &["B7", "B6", "B5"], PointStatus::Seki);
     for p in ["C7", "C6", "C5", "E6"] {
         assert_eq!(j.owner(at(p)), Owner::Dame, "{p}");
     }
@@ -239,9 +244,7 @@ const CORNER_RACE: [&str; 9] = [
 fn a_race_lost_whoever_starts_is_dead() {
     let game = position(&CORNER_RACE, RuleSet::Japanese, 0.5);
     let j = judge(&game);
-    for p in ["F9", "H6", "H9", "J5", "G2"] {
-        assert_eq!(j.status(at(p)), Some(PointStatus::Dead), "{p}");
-    }
+    assert_status(&j, &["F9", "H6", "H9", "J5", "G2"], PointStatus::Dead);
     assert_eq!(j.status(at("G8")), Some(PointStatus::Alive));
     assert_eq!(j.owner(at("G9")), Owner::White);
 }
@@ -580,12 +583,8 @@ const STRAIGHT_THREE_WITH_A_STONE: [&str; 9] = [
 fn a_group_whose_eye_space_holds_a_killing_stone_is_dead() {
     let game = position(&STRAIGHT_THREE_WITH_A_STONE, RuleSet::Japanese, 6.5);
     let j = judge(&game);
-    for p in ["F9", "E8", "J8", "H7"] {
-        assert_eq!(j.status(at(p)), Some(PointStatus::Dead), "{p}");
-    }
-    assert_eq!(j.status(at("H9")), Some(PointStatus::Alive));
-    assert_eq!(j.status(at("E7")), Some(PointStatus::Alive));
-    assert_eq!(j.status(at("J5")), Some(PointStatus::Dead));
+    assert_status(&j, &["F9", "E8", "J8", "H7", "J5"], PointStatus::Dead);
+    assert_status(&j, &["H9", "E7"], PointStatus::Alive);
     assert!(j.stones_with(PointStatus::Seki).is_empty());
     assert_eq!(final_score(&game).winner(), Some(Color::Black));
 }
@@ -611,10 +610,6 @@ const RACE_AGAINST_A_STRAIGHT_THREE: [&str; 9] = [
 fn a_race_against_a_group_with_a_killing_stone_inside_is_read() {
     let game = position(&RACE_AGAINST_A_STRAIGHT_THREE, RuleSet::Japanese, 6.5);
     let j = judge(&game);
-    for p in ["F9", "J9", "F7", "J7"] {
-        assert_eq!(j.status(at(p)), Some(PointStatus::Dead), "{p}");
-    }
-    for p in ["A9", "E7", "H9"] {
-        assert_eq!(j.status(at(p)), Some(PointStatus::Alive), "{p}");
-    }
+    assert_status(&j, &["F9", "J9", "F7", "J7"], PointStatus::Dead);
+    assert_status(&j, &["A9", "E7", "H9"], PointStatus::Alive);
 }
