@@ -8,7 +8,7 @@
 
 use super::patterns::features::{pattern3_id_of_code, DIST_LAST, PAT3_BASE};
 use super::patterns::Model;
-use crate::board::{Board, Color, FastRng, Point, STRIDE};
+use crate::board::{Bitboard, Board, Color, FastRng, Point, STRIDE};
 use std::sync::Arc;
 
 /// Smallest board on which the learned patterns guide the search (they were
@@ -219,6 +219,10 @@ pub struct PlayoutWeights {
     pub pattern: f64,
     /// Play the vital point of a small eye space next to the last move.
     pub nakade: f64,
+    /// Two-liberty fights next to the last move: give an own chain left
+    /// with two liberties a third, or atari the last move's chain when it
+    /// cannot escape.
+    pub two_liberties: f64,
     /// Reject a single-stone self-atari among random moves.
     pub reject_self_atari: f64,
     /// With learned playout shapes: the strength of the moves away from the
@@ -238,6 +242,7 @@ impl Default for PlayoutWeights {
             escape: 0.9,
             pattern: 0.9,
             nakade: 0.9,
+            two_liberties: 0.9,
             reject_self_atari: 0.8,
             learned_rest: 0.02,
             learned_min: 4.0,
@@ -649,6 +654,13 @@ impl Policy {
                 }
             }
         }
+        // Two-liberty fights around the last move.
+        if Policy::chance(rng, w.two_liberties) {
+            n = two_liberty_moves(board, color, l, &mut cands);
+            if n > 0 {
+                return Some(cands[rng.below(n)]);
+            }
+        }
         // Shapes around the last move.
         if let Some(shapes) = self
             .playout_shapes
@@ -819,11 +831,96 @@ fn ladder_step(board: &Board, p: Point, defender: Color, depth: usize) -> bool {
     false
 }
 
+/// Liberties `color`'s chain through `p` would have after `color` plays
+/// the empty point `a` next to it (`libs`: its liberties now), ignoring
+/// captures.
+fn liberties_after(board: &Board, a: Point, color: Color, libs: Bitboard) -> Bitboard {
+    let mut after = libs;
+    for n in a.neighbours() {
+        if board.is_empty(n) {
+            after.insert(n);
+        } else if board.get(n) == Some(color) {
+            after |= board.liberties_bb(n);
+        }
+    }
+    after.remove(a);
+    after
+}
+
+/// Whether any chain of `color` next to the chain through `p` is in atari.
+fn touches_atari(board: &Board, p: Point, color: Color) -> bool {
+    board.chain_iter(p).take(32).any(|s| {
+        s.neighbours()
+            .iter()
+            .any(|&n| board.get(n) == Some(color) && board.in_atari(n))
+    })
+}
+
+/// Two-liberty fights next to the last move `l` (the opponent's), written
+/// into `cands`: moves that give an own chain left with two liberties a
+/// third (or capture a chain in atari next to it), and ataris of the last
+/// move's chain, when it has two liberties, that it cannot escape by
+/// extending (the escape leaves it one liberty). Returns the count.
+fn two_liberty_moves(board: &Board, color: Color, l: Point, cands: &mut [Point; 16]) -> usize {
+    let opp = color.opponent();
+    let mut n = 0;
+    let mut push = |p: Point, cands: &mut [Point; 16]| {
+        if n < cands.len() && !cands[..n].contains(&p) {
+            cands[n] = p;
+            n += 1;
+        }
+    };
+    for nb in l.neighbours() {
+        if board.get(nb) != Some(color) || board.in_atari(nb) {
+            continue;
+        }
+        let libs = board.liberties_bb(nb);
+        if libs.count() != 2 {
+            continue;
+        }
+        for a in libs.iter() {
+            if liberties_after(board, a, color, libs).count() >= 3 && board.is_legal_empty(a, color)
+            {
+                push(a, cands);
+            }
+        }
+        for s in board.chain_iter(nb).take(32) {
+            for sn in s.neighbours() {
+                if board.get(sn) == Some(opp) && board.in_atari(sn) {
+                    if let Some(a) = board.atari_point(sn) {
+                        if board.is_legal_empty(a, color) {
+                            push(a, cands);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if board.get(l) == Some(opp) {
+        let libs = board.liberties_bb(l);
+        if libs.count() == 2 && !touches_atari(board, l, color) {
+            let mut it = libs.iter();
+            let (x, y) = (it.next().unwrap_or(l), it.next().unwrap_or(l));
+            for (a, b) in [(x, y), (y, x)] {
+                let mut escape = liberties_after(board, b, opp, libs);
+                escape.remove(a);
+                if escape.count() <= 1
+                    && board.is_legal_empty(a, color)
+                    && !board.is_self_atari(a, color)
+                {
+                    push(a, cands);
+                }
+            }
+        }
+    }
+    n
+}
+
 /// Whether extending `color`'s chain in atari at `a` leaves it with two
 /// liberties in a ladder that catches it.
 fn escape_is_ladder(board: &Board, a: Point, color: Color) -> bool {
     // Cheap count first: only two liberties can make a ladder.
-    let mut libs = crate::board::Bitboard::EMPTY;
+    let mut libs = Bitboard::EMPTY;
     for n in a.neighbours() {
         if board.is_empty(n) {
             libs.insert(n);
@@ -937,6 +1034,27 @@ mod tests {
         free.play(Point::new(4, 4), Color::Black).unwrap();
         free.play(Point::new(4, 3), Color::White).unwrap();
         assert!(!ladder_caught(&free, Point::new(4, 4), Color::Black));
+    }
+
+    #[test]
+    fn two_liberty_fights_are_played() {
+        let mut cands = [Point::from_index(0); 16];
+        // White's E8 leaves Black's E9 two liberties: extend along the edge.
+        let mut b = Board::new(9);
+        b.play(Point::new(4, 0), Color::Black).unwrap();
+        b.play(Point::new(4, 1), Color::White).unwrap();
+        let n = two_liberty_moves(&b, Color::Black, Point::new(4, 1), &mut cands);
+        let mut got = cands[..n].to_vec();
+        got.sort_by_key(|p| p.index());
+        assert_eq!(got, vec![Point::new(3, 0), Point::new(5, 0)]);
+        // White's A5 has two liberties and runs into Black's B4: A6 catches
+        // it, A4 lets it out.
+        let mut b = Board::new(9);
+        b.play(Point::new(1, 4), Color::Black).unwrap();
+        b.play(Point::new(1, 5), Color::Black).unwrap();
+        b.play(Point::new(0, 4), Color::White).unwrap();
+        let n = two_liberty_moves(&b, Color::Black, Point::new(0, 4), &mut cands);
+        assert_eq!(cands[..n].to_vec(), vec![Point::new(0, 3)]);
     }
 
     #[test]
