@@ -164,6 +164,9 @@ pub struct PriorWeights {
     pub pattern_near: f32,
     /// Wins per unit of 3x3 pattern weight elsewhere.
     pub pattern_far: f32,
+    /// Wins for a move of a two-liberty fight next to the last move (what
+    /// the playouts would play there, see [`Policy::fight_moves`]).
+    pub fight: f32,
     /// Losses for a single-stone self-atari.
     pub self_atari: f32,
     /// Losses for a self-atari of a chain of two or more stones.
@@ -195,6 +198,7 @@ impl Default for PriorWeights {
             escape: 10.0,
             pattern_near: 8.0,
             pattern_far: 2.0,
+            fight: 8.0,
             self_atari: 10.0,
             self_atari_chain: 30.0,
             near_last: 5.0,
@@ -520,6 +524,24 @@ impl Policy {
         }
     }
 
+    /// The moves of the two-liberty fights next to the last move (an own
+    /// chain left with two liberties gains a third, the last move's chain
+    /// is ataried where it cannot escape), at most 16.
+    pub fn fight_moves(&self, board: &Board, color: Color, last: Option<Point>) -> Vec<Point> {
+        let mut cands = [Point::from_index(0); 16];
+        let n = last.map_or(0, |l| two_liberty_moves(board, color, l, &mut cands));
+        cands[..n].to_vec()
+    }
+
+    /// `prior` with the bonus of a two-liberty fight move.
+    pub fn fight_prior(&self, prior: Prior) -> Prior {
+        let visits = prior.visits + self.prior.fight;
+        Prior {
+            visits,
+            value: (prior.value * prior.visits + self.prior.fight) / visits,
+        }
+    }
+
     /// The prior of a pass.
     pub fn pass_prior(&self, board: &Board) -> Prior {
         let w = &self.prior;
@@ -831,20 +853,67 @@ fn ladder_step(board: &Board, p: Point, defender: Color, depth: usize) -> bool {
     false
 }
 
-/// Liberties `color`'s chain through `p` would have after `color` plays
-/// the empty point `a` next to it (`libs`: its liberties now), ignoring
-/// captures.
-fn liberties_after(board: &Board, a: Point, color: Color, libs: Bitboard) -> Bitboard {
-    let mut after = libs;
-    for n in a.neighbours() {
-        if board.is_empty(n) {
-            after.insert(n);
-        } else if board.get(n) == Some(color) {
-            after |= board.liberties_bb(n);
+/// Up to `K` distinct liberties, leaving out the points in `not`.
+struct Libs<const K: usize> {
+    points: [Point; K],
+    len: usize,
+    not: [Point; 2],
+}
+
+impl<const K: usize> Libs<K> {
+    fn new(not: [Point; 2]) -> Self {
+        Libs {
+            points: [Point::from_index(0); K],
+            len: 0,
+            not,
         }
     }
-    after.remove(a);
-    after
+
+    /// Adds `p`; `true` once the set is full.
+    #[inline]
+    fn add(&mut self, p: Point) -> bool {
+        if self.len < K && !self.not.contains(&p) && !self.points[..self.len].contains(&p) {
+            self.points[self.len] = p;
+            self.len += 1;
+        }
+        self.len == K
+    }
+
+    /// Adds the liberties of the chain through `chain`; `true` once full.
+    #[inline]
+    fn add_chain(&mut self, board: &Board, chain: Point) -> bool {
+        // Enough to fill the set even if both left-out points come first.
+        let mut found = [Point::from_index(0); 5];
+        let n = board.first_liberties(chain, &mut found[..(K + 2).min(5)]);
+        found[..n].iter().any(|&q| self.add(q))
+    }
+
+    /// Adds the liberties `color` gets by playing at `p` (its empty
+    /// neighbours and the liberties of its chains next to it); `true` once
+    /// full.
+    fn add_move(&mut self, board: &Board, p: Point, color: Color) -> bool {
+        p.neighbours().iter().any(|&n| {
+            if board.is_empty(n) {
+                self.add(n)
+            } else {
+                board.get(n) == Some(color) && self.add_chain(board, n)
+            }
+        })
+    }
+}
+
+/// Whether `color` playing the empty point `a` gets a chain of three
+/// liberties or more there (`other`: a liberty it keeps; captures ignored).
+fn gains_third_liberty(board: &Board, a: Point, color: Color, other: Point) -> bool {
+    let mut libs = Libs::<3>::new([a, a]);
+    libs.add(other);
+    libs.add_move(board, a, color)
+}
+
+/// Whether `color` extending at the empty point `b` is left with one
+/// liberty at most, once the opponent has filled `a`.
+fn escape_fails(board: &Board, b: Point, color: Color, a: Point) -> bool {
+    !Libs::<2>::new([a, b]).add_move(board, b, color)
 }
 
 /// Whether any chain of `color` next to the chain through `p` is in atari.
@@ -870,17 +939,16 @@ fn two_liberty_moves(board: &Board, color: Color, l: Point, cands: &mut [Point; 
             n += 1;
         }
     };
+    let mut libs = [Point::from_index(0); 3];
     for nb in l.neighbours() {
-        if board.get(nb) != Some(color) || board.in_atari(nb) {
+        if board.get(nb) != Some(color)
+            || board.in_atari(nb)
+            || board.first_liberties(nb, &mut libs) != 2
+        {
             continue;
         }
-        let libs = board.liberties_bb(nb);
-        if libs.count() != 2 {
-            continue;
-        }
-        for a in libs.iter() {
-            if liberties_after(board, a, color, libs).count() >= 3 && board.is_legal_empty(a, color)
-            {
+        for (a, other) in [(libs[0], libs[1]), (libs[1], libs[0])] {
+            if gains_third_liberty(board, a, color, other) && board.is_legal_empty(a, color) {
                 push(a, cands);
             }
         }
@@ -896,20 +964,16 @@ fn two_liberty_moves(board: &Board, color: Color, l: Point, cands: &mut [Point; 
             }
         }
     }
-    if board.get(l) == Some(opp) {
-        let libs = board.liberties_bb(l);
-        if libs.count() == 2 && !touches_atari(board, l, color) {
-            let mut it = libs.iter();
-            let (x, y) = (it.next().unwrap_or(l), it.next().unwrap_or(l));
-            for (a, b) in [(x, y), (y, x)] {
-                let mut escape = liberties_after(board, b, opp, libs);
-                escape.remove(a);
-                if escape.count() <= 1
-                    && board.is_legal_empty(a, color)
-                    && !board.is_self_atari(a, color)
-                {
-                    push(a, cands);
-                }
+    if board.get(l) == Some(opp)
+        && board.first_liberties(l, &mut libs) == 2
+        && !touches_atari(board, l, color)
+    {
+        for (a, b) in [(libs[0], libs[1]), (libs[1], libs[0])] {
+            if escape_fails(board, b, opp, a)
+                && board.is_legal_empty(a, color)
+                && !board.is_self_atari(a, color)
+            {
+                push(a, cands);
             }
         }
     }
