@@ -151,6 +151,13 @@ fn bounded_liberty_helpers_agree_with_whole_liberty_sets() {
                                 assert_eq!(n, all.count().min(k), "{}", board.diagram(|_| None));
                                 assert!(found[..n].iter().all(|&q| all.contains(q)));
                             }
+                            let two = board.two_liberties(p);
+                            assert_eq!(two.is_some(), all.count() == 2);
+                            assert!(
+                                two.is_none_or(
+                                    |t| t[0] != t[1] && t.iter().all(|&q| all.contains(q))
+                                )
+                            );
                         }
                         None => {
                             for color in [Color::Black, Color::White] {

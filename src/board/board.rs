@@ -1098,6 +1098,18 @@ impl Board {
         n
     }
 
+    /// The liberties of the chain through `p` if it has exactly two.
+    #[inline]
+    pub fn two_liberties(&self, p: Point) -> Option<[Point; 2]> {
+        // Each liberty is counted from at most four sides: more than 8
+        // pseudo-liberties means three liberties or more, without a walk.
+        if !self.holds_stone(p) || self.chain_info(p.index()).libs > 8 {
+            return None;
+        }
+        let mut found = [p; 3];
+        (self.first_liberties(p, &mut found) == 2).then_some([found[0], found[1]])
+    }
+
     /// Liberties of the chain through `p`, row by row from the top-left.
     pub fn liberties(&self, p: Point) -> Vec<Point> {
         self.liberties_bb(p).iter().collect()

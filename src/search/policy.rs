@@ -939,14 +939,13 @@ fn two_liberty_moves(board: &Board, color: Color, l: Point, cands: &mut [Point; 
             n += 1;
         }
     };
-    let mut libs = [Point::from_index(0); 3];
     for nb in l.neighbours() {
-        if board.get(nb) != Some(color)
-            || board.in_atari(nb)
-            || board.first_liberties(nb, &mut libs) != 2
-        {
+        if board.get(nb) != Some(color) {
             continue;
         }
+        let Some(libs) = board.two_liberties(nb) else {
+            continue;
+        };
         for (a, other) in [(libs[0], libs[1]), (libs[1], libs[0])] {
             if gains_third_liberty(board, a, color, other) && board.is_legal_empty(a, color) {
                 push(a, cands);
@@ -964,9 +963,9 @@ fn two_liberty_moves(board: &Board, color: Color, l: Point, cands: &mut [Point; 
             }
         }
     }
-    if board.get(l) == Some(opp)
-        && board.first_liberties(l, &mut libs) == 2
-        && !touches_atari(board, l, color)
+    if let Some(libs) = board
+        .two_liberties(l)
+        .filter(|_| board.get(l) == Some(opp) && !touches_atari(board, l, color))
     {
         for (a, b) in [(libs[0], libs[1]), (libs[1], libs[0])] {
             if escape_fails(board, b, opp, a)
