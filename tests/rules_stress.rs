@@ -5,7 +5,7 @@
 mod common;
 
 use common::reference::{RefGame, Verdict};
-use kosumi::board::{Game, Move, Point, Rules};
+use kosumi::board::{Color, Game, Move, Point, Rules};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -107,4 +107,82 @@ fn million_random_moves_match_the_reference() {
         suicide > 1000 && repetition > 1000,
         "too few interesting verdicts: {tally:?}"
     );
+}
+
+/// The self-atari test as its definition: after playing the empty point
+/// `p`, the chain there (with the captures it makes) has fewer than two
+/// liberties. Counted with whole liberty sets.
+fn self_atari_by_definition(board: &kosumi::board::Board, p: Point, color: Color) -> bool {
+    let mut libs = kosumi::board::Bitboard::EMPTY;
+    for n in p.neighbours() {
+        if !board.contains(n) {
+            continue;
+        }
+        match board.get(n) {
+            None => libs.insert(n),
+            Some(c) if c == color => libs |= board.liberties_bb(n),
+            Some(_) => {
+                if board.in_atari(n) {
+                    libs.insert(n);
+                }
+            }
+        }
+    }
+    libs.remove(p);
+    libs.count() < 2
+}
+
+#[test]
+fn bounded_liberty_helpers_agree_with_whole_liberty_sets() {
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut checked = 0;
+    for (size, games) in [(5usize, 30), (9, 30), (19, 10)] {
+        for _ in 0..games {
+            let mut game = Game::new(size, Rules::parse("tromp-taylor").unwrap());
+            for _ in 0..size * size * 2 {
+                let board = game.board();
+                for p in board.points() {
+                    match board.get(p) {
+                        Some(_) => {
+                            let all = board.liberties_bb(p);
+                            for k in 1..=4 {
+                                let mut found = [p; 4];
+                                let n = board.first_liberties(p, &mut found[..k]);
+                                assert_eq!(n, all.count().min(k), "{}", board.diagram(|_| None));
+                                assert!(found[..n].iter().all(|&q| all.contains(q)));
+                            }
+                            let two = board.two_liberties(p);
+                            assert_eq!(two.is_some(), all.count() == 2);
+                            assert!(
+                                two.is_none_or(
+                                    |t| t[0] != t[1] && t.iter().all(|&q| all.contains(q))
+                                )
+                            );
+                        }
+                        None => {
+                            for color in [Color::Black, Color::White] {
+                                assert_eq!(
+                                    board.is_self_atari(p, color),
+                                    self_atari_by_definition(board, p, color),
+                                    "{color:?} at {p:?}\n{}",
+                                    board.diagram(|_| None)
+                                );
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+                let empties = game.board().empty_points().to_vec();
+                if empties.is_empty() {
+                    break;
+                }
+                let color = game.to_move();
+                let p = Point::from_index(empties[rng.gen_range(0..empties.len())] as usize);
+                if game.play(color, Move::Play(p)).is_err() {
+                    game.play(color, Move::Pass).expect("a pass is legal");
+                }
+            }
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
 }

@@ -1065,6 +1065,51 @@ impl Board {
         self.liberties_bb(p).count()
     }
 
+    /// Writes up to `out.len()` distinct liberties of the chain through `p`
+    /// into `out` and returns how many it found (0 if `p` holds no stone).
+    /// It stops once `out` is full, so asking whether a chain has two
+    /// liberties or more costs a look at a stone or two, not the whole chain.
+    ///
+    /// ```
+    /// use kosumi::board::{Board, Color, Point};
+    /// let mut board = Board::new(9);
+    /// board.play(Point::new(0, 0), Color::Black).unwrap();
+    /// let mut libs = [Point::new(0, 0); 3];
+    /// assert_eq!(board.first_liberties(Point::new(0, 0), &mut libs), 2);
+    /// assert_eq!(board.first_liberties(Point::new(0, 0), &mut libs[..1]), 1);
+    /// ```
+    #[inline]
+    pub fn first_liberties(&self, p: Point, out: &mut [Point]) -> usize {
+        if out.is_empty() || !self.holds_stone(p) {
+            return 0;
+        }
+        let mut n = 0;
+        for s in self.chain_iter(p) {
+            for q in s.neighbours() {
+                if self.cells[q.index()] == EMPTY && !out[..n].contains(&q) {
+                    out[n] = q;
+                    n += 1;
+                    if n == out.len() {
+                        return n;
+                    }
+                }
+            }
+        }
+        n
+    }
+
+    /// The liberties of the chain through `p` if it has exactly two.
+    #[inline]
+    pub fn two_liberties(&self, p: Point) -> Option<[Point; 2]> {
+        // Each liberty is counted from at most four sides: more than 8
+        // pseudo-liberties means three liberties or more, without a walk.
+        if !self.holds_stone(p) || self.chain_info(p.index()).libs > 8 {
+            return None;
+        }
+        let mut found = [p; 3];
+        (self.first_liberties(p, &mut found) == 2).then_some([found[0], found[1]])
+    }
+
     /// Liberties of the chain through `p`, row by row from the top-left.
     pub fn liberties(&self, p: Point) -> Vec<Point> {
         self.liberties_bb(p).iter().collect()
@@ -1185,28 +1230,40 @@ impl Board {
             return false;
         }
         let me = color as u8;
-        let mut libs = Bitboard::EMPTY;
-        for n in p.neighbours() {
-            let ni = n.index();
-            match self.cells[ni] {
-                EMPTY => libs.insert(n),
-                BORDER => {}
+        // Liberties other than p, until two are found.
+        let mut libs = [p; 2];
+        let mut n = 0;
+        let mut add = |q: Point| {
+            if q != p && !libs[..n].contains(&q) {
+                libs[n] = q;
+                n += 1;
+            }
+            n == 2
+        };
+        for nb in p.neighbours() {
+            let ni = nb.index();
+            let enough = match self.cells[ni] {
+                EMPTY => add(nb),
+                BORDER => false,
                 c if c == me => {
-                    if self.chain_info(ni).libs >= 8 {
+                    // Each liberty is counted from at most four sides, so
+                    // more than 8 pseudo-liberties means three liberties.
+                    if self.chain_info(ni).libs > 8 {
                         return false;
                     }
-                    libs |= self.liberties_bb(n);
+                    // Three, in case p is one of them.
+                    let mut found = [p; 3];
+                    let k = self.first_liberties(nb, &mut found);
+                    found[..k].iter().any(|&q| add(q))
                 }
-                _ => {
-                    if self.chain_info(ni).in_atari() {
-                        // A capture frees at least the captured point next to p.
-                        libs.insert(n);
-                    }
-                }
+                // A capture frees at least the captured point next to p.
+                _ => self.chain_info(ni).in_atari() && add(nb),
+            };
+            if enough {
+                return false;
             }
         }
-        libs.remove(p);
-        libs.count() < 2
+        true
     }
 
     /// The legal moves (stones only) for `color`, row by row from the top-left.

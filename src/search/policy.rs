@@ -8,7 +8,7 @@
 
 use super::patterns::features::{pattern3_id_of_code, DIST_LAST, PAT3_BASE};
 use super::patterns::Model;
-use crate::board::{Board, Color, FastRng, Point, STRIDE};
+use crate::board::{Bitboard, Board, Color, FastRng, Point, STRIDE};
 use std::sync::Arc;
 
 /// Smallest board on which the learned patterns guide the search (they were
@@ -164,6 +164,9 @@ pub struct PriorWeights {
     pub pattern_near: f32,
     /// Wins per unit of 3x3 pattern weight elsewhere.
     pub pattern_far: f32,
+    /// Wins for a move of a two-liberty fight next to the last move (what
+    /// the playouts would play there, see [`Policy::fight_moves`]).
+    pub fight: f32,
     /// Losses for a single-stone self-atari.
     pub self_atari: f32,
     /// Losses for a self-atari of a chain of two or more stones.
@@ -195,6 +198,7 @@ impl Default for PriorWeights {
             escape: 10.0,
             pattern_near: 8.0,
             pattern_far: 2.0,
+            fight: 8.0,
             self_atari: 10.0,
             self_atari_chain: 30.0,
             near_last: 5.0,
@@ -219,6 +223,10 @@ pub struct PlayoutWeights {
     pub pattern: f64,
     /// Play the vital point of a small eye space next to the last move.
     pub nakade: f64,
+    /// Two-liberty fights next to the last move: give an own chain left
+    /// with two liberties a third, or atari the last move's chain when it
+    /// cannot escape.
+    pub two_liberties: f64,
     /// Reject a single-stone self-atari among random moves.
     pub reject_self_atari: f64,
     /// With learned playout shapes: the strength of the moves away from the
@@ -238,6 +246,7 @@ impl Default for PlayoutWeights {
             escape: 0.9,
             pattern: 0.9,
             nakade: 0.9,
+            two_liberties: 0.9,
             reject_self_atari: 0.8,
             learned_rest: 0.02,
             learned_min: 4.0,
@@ -515,6 +524,24 @@ impl Policy {
         }
     }
 
+    /// The moves of the two-liberty fights next to the last move (an own
+    /// chain left with two liberties gains a third, the last move's chain
+    /// is ataried where it cannot escape), at most 16.
+    pub fn fight_moves(&self, board: &Board, color: Color, last: Option<Point>) -> Vec<Point> {
+        let mut cands = [Point::from_index(0); 16];
+        let n = last.map_or(0, |l| two_liberty_moves(board, color, l, &mut cands));
+        cands[..n].to_vec()
+    }
+
+    /// `prior` with the bonus of a two-liberty fight move.
+    pub fn fight_prior(&self, prior: Prior) -> Prior {
+        let visits = prior.visits + self.prior.fight;
+        Prior {
+            visits,
+            value: (prior.value * prior.visits + self.prior.fight) / visits,
+        }
+    }
+
     /// The prior of a pass.
     pub fn pass_prior(&self, board: &Board) -> Prior {
         let w = &self.prior;
@@ -647,6 +674,13 @@ impl Policy {
                 if board.is_legal_empty(p, color) {
                     return Some(p);
                 }
+            }
+        }
+        // Two-liberty fights around the last move.
+        if Policy::chance(rng, w.two_liberties) {
+            n = two_liberty_moves(board, color, l, &mut cands);
+            if n > 0 {
+                return Some(cands[rng.below(n)]);
             }
         }
         // Shapes around the last move.
@@ -819,11 +853,137 @@ fn ladder_step(board: &Board, p: Point, defender: Color, depth: usize) -> bool {
     false
 }
 
+/// Up to `K` distinct liberties, leaving out the points in `not`.
+struct Libs<const K: usize> {
+    points: [Point; K],
+    len: usize,
+    not: [Point; 2],
+}
+
+impl<const K: usize> Libs<K> {
+    fn new(not: [Point; 2]) -> Self {
+        Libs {
+            points: [Point::from_index(0); K],
+            len: 0,
+            not,
+        }
+    }
+
+    /// Adds `p`; `true` once the set is full.
+    #[inline]
+    fn add(&mut self, p: Point) -> bool {
+        if self.len < K && !self.not.contains(&p) && !self.points[..self.len].contains(&p) {
+            self.points[self.len] = p;
+            self.len += 1;
+        }
+        self.len == K
+    }
+
+    /// Adds the liberties of the chain through `chain`; `true` once full.
+    #[inline]
+    fn add_chain(&mut self, board: &Board, chain: Point) -> bool {
+        // Enough to fill the set even if both left-out points come first.
+        let mut found = [Point::from_index(0); 5];
+        let n = board.first_liberties(chain, &mut found[..(K + 2).min(5)]);
+        found[..n].iter().any(|&q| self.add(q))
+    }
+
+    /// Adds the liberties `color` gets by playing at `p` (its empty
+    /// neighbours and the liberties of its chains next to it); `true` once
+    /// full.
+    fn add_move(&mut self, board: &Board, p: Point, color: Color) -> bool {
+        p.neighbours().iter().any(|&n| {
+            if board.is_empty(n) {
+                self.add(n)
+            } else {
+                board.get(n) == Some(color) && self.add_chain(board, n)
+            }
+        })
+    }
+}
+
+/// Whether `color` playing the empty point `a` gets a chain of three
+/// liberties or more there (`other`: a liberty it keeps; captures ignored).
+fn gains_third_liberty(board: &Board, a: Point, color: Color, other: Point) -> bool {
+    let mut libs = Libs::<3>::new([a, a]);
+    libs.add(other);
+    libs.add_move(board, a, color)
+}
+
+/// Whether `color` extending at the empty point `b` is left with one
+/// liberty at most, once the opponent has filled `a`.
+fn escape_fails(board: &Board, b: Point, color: Color, a: Point) -> bool {
+    !Libs::<2>::new([a, b]).add_move(board, b, color)
+}
+
+/// Whether any chain of `color` next to the chain through `p` is in atari.
+fn touches_atari(board: &Board, p: Point, color: Color) -> bool {
+    board.chain_iter(p).take(32).any(|s| {
+        s.neighbours()
+            .iter()
+            .any(|&n| board.get(n) == Some(color) && board.in_atari(n))
+    })
+}
+
+/// Two-liberty fights next to the last move `l` (the opponent's), written
+/// into `cands`: moves that give an own chain left with two liberties a
+/// third (or capture a chain in atari next to it), and ataris of the last
+/// move's chain, when it has two liberties, that it cannot escape by
+/// extending (the escape leaves it one liberty). Returns the count.
+fn two_liberty_moves(board: &Board, color: Color, l: Point, cands: &mut [Point; 16]) -> usize {
+    let opp = color.opponent();
+    let mut n = 0;
+    let mut push = |p: Point, cands: &mut [Point; 16]| {
+        if n < cands.len() && !cands[..n].contains(&p) {
+            cands[n] = p;
+            n += 1;
+        }
+    };
+    for nb in l.neighbours() {
+        if board.get(nb) != Some(color) {
+            continue;
+        }
+        let Some(libs) = board.two_liberties(nb) else {
+            continue;
+        };
+        for (a, other) in [(libs[0], libs[1]), (libs[1], libs[0])] {
+            if gains_third_liberty(board, a, color, other) && board.is_legal_empty(a, color) {
+                push(a, cands);
+            }
+        }
+        for s in board.chain_iter(nb).take(32) {
+            for sn in s.neighbours() {
+                if board.get(sn) == Some(opp) && board.in_atari(sn) {
+                    if let Some(a) = board.atari_point(sn) {
+                        if board.is_legal_empty(a, color) {
+                            push(a, cands);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let Some(libs) = board
+        .two_liberties(l)
+        .filter(|_| board.get(l) == Some(opp) && !touches_atari(board, l, color))
+    {
+        for (a, b) in [(libs[0], libs[1]), (libs[1], libs[0])] {
+            if escape_fails(board, b, opp, a)
+                && board.is_legal_empty(a, color)
+                && !board.is_self_atari(a, color)
+            {
+                push(a, cands);
+            }
+        }
+    }
+    n
+}
+
 /// Whether extending `color`'s chain in atari at `a` leaves it with two
 /// liberties in a ladder that catches it.
 fn escape_is_ladder(board: &Board, a: Point, color: Color) -> bool {
     // Cheap count first: only two liberties can make a ladder.
-    let mut libs = crate::board::Bitboard::EMPTY;
+    let mut libs = Bitboard::EMPTY;
     for n in a.neighbours() {
         if board.is_empty(n) {
             libs.insert(n);
@@ -937,6 +1097,27 @@ mod tests {
         free.play(Point::new(4, 4), Color::Black).unwrap();
         free.play(Point::new(4, 3), Color::White).unwrap();
         assert!(!ladder_caught(&free, Point::new(4, 4), Color::Black));
+    }
+
+    #[test]
+    fn two_liberty_fights_are_played() {
+        let mut cands = [Point::from_index(0); 16];
+        // White's E8 leaves Black's E9 two liberties: extend along the edge.
+        let mut b = Board::new(9);
+        b.play(Point::new(4, 0), Color::Black).unwrap();
+        b.play(Point::new(4, 1), Color::White).unwrap();
+        let n = two_liberty_moves(&b, Color::Black, Point::new(4, 1), &mut cands);
+        let mut got = cands[..n].to_vec();
+        got.sort_by_key(|p| p.index());
+        assert_eq!(got, vec![Point::new(3, 0), Point::new(5, 0)]);
+        // White's A5 has two liberties and runs into Black's B4: A6 catches
+        // it, A4 lets it out.
+        let mut b = Board::new(9);
+        b.play(Point::new(1, 4), Color::Black).unwrap();
+        b.play(Point::new(1, 5), Color::Black).unwrap();
+        b.play(Point::new(0, 4), Color::White).unwrap();
+        let n = two_liberty_moves(&b, Color::Black, Point::new(0, 4), &mut cands);
+        assert_eq!(cands[..n].to_vec(), vec![Point::new(0, 3)]);
     }
 
     #[test]

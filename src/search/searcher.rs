@@ -1177,6 +1177,15 @@ impl<'a> Worker<'a> {
                     .push((e, sh.policy.prior(board, to_move, p, last)));
             }
         }
+        for f in sh.policy.fight_moves(board, to_move, last) {
+            if let Some((_, prior)) = self
+                .priors
+                .iter_mut()
+                .find(|(e, _)| *e as usize == f.index())
+            {
+                *prior = sh.policy.fight_prior(*prior);
+            }
+        }
         // Learned patterns (learned on 19x19) only from 13x13 up: on 9x9 they
         // gained nothing measurable at equal playouts (+17 +- 108 Elo) and
         // cost 40% of the playouts; on 19x19 they won 20-0.
