@@ -2,10 +2,13 @@
 //!
 //! Each figure warms up first, then runs batches until its time budget
 //! (`--seconds`) is spent, on one thread. The figures are listed in
-//! [`figures`]; search figures belong at the end of that list.
+//! [`figures`]; search figures (the whole tree search, which needs no
+//! warm-up) come at the end of that list.
 
 use crate::board::{light_playout, random_move, Board, Color, FastRng, Game, Move, Point, Rules};
+use crate::search::{Limits, SearchParams, Searcher};
 use std::hint::black_box;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Options of `kosumi bench`.
@@ -54,6 +57,8 @@ pub fn figures() -> Vec<BenchFn> {
         hash_read,
         hash_recompute,
         pattern_features,
+        search_9,
+        search_19,
     ]
 }
 
@@ -110,6 +115,37 @@ fn playouts_9(budget: Duration) -> Figure {
 
 fn playouts_19(budget: Duration) -> Figure {
     playouts(19, budget, "light playouts, empty 19x19")
+}
+
+/// Playouts per second of the whole search (tree, priors, heavy playouts,
+/// and the learned patterns from 13x13 up) on an empty board, one thread,
+/// for the whole budget.
+fn search(size: usize, budget: Duration, name: &'static str) -> Figure {
+    let mut searcher = Searcher::new(SearchParams {
+        threads: 1,
+        quiet: true,
+        ..SearchParams::default()
+    });
+    let limits = Limits {
+        time: Some(budget),
+        ..Limits::default()
+    };
+    let game = Game::new(size, Rules::japanese());
+    let stop = AtomicBool::new(false);
+    let a = searcher.analyze(&game, Color::Black, limits, &stop, None, &mut |_| {});
+    Figure {
+        name,
+        value: a.playouts as f64 / a.elapsed.as_secs_f64(),
+        unit: "playouts/s",
+    }
+}
+
+fn search_9(budget: Duration) -> Figure {
+    search(9, budget, "search, full policy, empty 9x9")
+}
+
+fn search_19(budget: Duration) -> Figure {
+    search(19, budget, "search, full policy, empty 19x19")
 }
 
 /// A 19x19 game after 150 seeded random moves.
