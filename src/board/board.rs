@@ -142,6 +142,14 @@ impl ChainInfo {
             && n * self.lib_sum_sq as u64 == self.lib_sum as u64 * self.lib_sum as u64
     }
 
+    /// Whether the chain surely has three liberties or more: each liberty
+    /// is counted from at most four sides, so two make 8 pseudo-liberties
+    /// at most.
+    #[inline]
+    fn surely_three_liberties(&self) -> bool {
+        self.libs > 8
+    }
+
     #[inline]
     fn atari_point(&self) -> Point {
         Point::from_index((self.lib_sum / self.libs as u32) as usize)
@@ -1101,9 +1109,7 @@ impl Board {
     /// The liberties of the chain through `p` if it has exactly two.
     #[inline]
     pub fn two_liberties(&self, p: Point) -> Option<[Point; 2]> {
-        // Each liberty is counted from at most four sides: more than 8
-        // pseudo-liberties means three liberties or more, without a walk.
-        if !self.holds_stone(p) || self.chain_info(p.index()).libs > 8 {
+        if !self.holds_stone(p) || self.chain_info(p.index()).surely_three_liberties() {
             return None;
         }
         let mut found = [p; 3];
@@ -1246,9 +1252,7 @@ impl Board {
                 EMPTY => add(nb),
                 BORDER => false,
                 c if c == me => {
-                    // Each liberty is counted from at most four sides, so
-                    // more than 8 pseudo-liberties means three liberties.
-                    if self.chain_info(ni).libs > 8 {
+                    if self.chain_info(ni).surely_three_liberties() {
                         return false;
                     }
                     // Three, in case p is one of them.
