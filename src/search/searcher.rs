@@ -1170,20 +1170,15 @@ impl<'a> Worker<'a> {
         let sh = self.sh;
         let board = &self.board;
         self.priors.clear();
+        let fights = sh.policy.fight_moves(board, to_move, last);
         for &e in board.empty_points() {
             let p = Point::from_index(e as usize);
             if board.is_legal_empty(p, to_move) && !board.is_eye(p, to_move) {
-                self.priors
-                    .push((e, sh.policy.prior(board, to_move, p, last)));
-            }
-        }
-        for f in sh.policy.fight_moves(board, to_move, last) {
-            if let Some((_, prior)) = self
-                .priors
-                .iter_mut()
-                .find(|(e, _)| *e as usize == f.index())
-            {
-                *prior = sh.policy.fight_prior(*prior);
+                let mut prior = sh.policy.prior(board, to_move, p, last);
+                if fights.contains(&p) {
+                    prior = sh.policy.fight_prior(prior);
+                }
+                self.priors.push((e, prior));
             }
         }
         // Learned patterns (learned on 19x19) only from 13x13 up: on 9x9 they
