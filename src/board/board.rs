@@ -107,13 +107,26 @@ const LONE_LIBS: [(u32, i32, u32); 16] = {
 /// they hold; nothing reads it.
 const NO_CHAIN: usize = 0;
 
+// A chain's pseudo-liberty triple packed in one word, so that adding or
+// removing a liberty, or merging two chains, is one addition: bits 0..31
+// hold the sum of squared liberty indices, 32..52 the sum, 52..64 the
+// count. A chain has at most 2 n + 2 pseudo-liberties for n stones (1,252
+// on 25x25) on points below 729, so no field overflows into the next.
+const SQ_BITS: u32 = 32;
+const SUM_BITS: u32 = 20;
+const COUNT_SHIFT: u32 = SQ_BITS + SUM_BITS;
+
+/// One pseudo-liberty at index `p`, as a packed triple.
+#[inline(always)]
+const fn lib_unit(p: usize) -> u64 {
+    (1 << COUNT_SHIFT) | ((p as u64) << SQ_BITS) | (p * p) as u64
+}
+
 /// Pseudo-liberty bookkeeping of one chain, stored at its head point.
 #[derive(Clone, Copy, Default)]
 struct ChainInfo {
-    libs: u16,
-    stones: u16,
-    lib_sum: u32,
-    lib_sum_sq: u32,
+    /// The packed pseudo-liberty triple (see `lib_unit`).
+    libs: u64,
 }
 
 impl ChainInfo {
@@ -121,25 +134,37 @@ impl ChainInfo {
     // chains never leave their true (small, non-negative) values.
     #[inline(always)]
     fn add_lib(&mut self, p: usize) {
-        self.libs = self.libs.wrapping_add(1);
-        self.lib_sum = self.lib_sum.wrapping_add(p as u32);
-        self.lib_sum_sq = self.lib_sum_sq.wrapping_add((p * p) as u32);
+        self.libs = self.libs.wrapping_add(lib_unit(p));
     }
 
     #[inline(always)]
     fn remove_lib(&mut self, p: usize) {
-        self.libs = self.libs.wrapping_sub(1);
-        self.lib_sum = self.lib_sum.wrapping_sub(p as u32);
-        self.lib_sum_sq = self.lib_sum_sq.wrapping_sub((p * p) as u32);
+        self.libs = self.libs.wrapping_sub(lib_unit(p));
+    }
+
+    /// Number of pseudo-liberties.
+    #[inline(always)]
+    fn pseudo_count(&self) -> u64 {
+        self.libs >> COUNT_SHIFT
+    }
+
+    #[inline(always)]
+    fn lib_sum(&self) -> u64 {
+        (self.libs >> SQ_BITS) & ((1 << SUM_BITS) - 1)
+    }
+
+    /// Whether all pseudo-liberties are one point (or there are none).
+    #[inline(always)]
+    fn one_liberty_point(&self) -> bool {
+        let sum = self.lib_sum();
+        self.pseudo_count() * (self.libs & ((1 << SQ_BITS) - 1)) == sum * sum
     }
 
     #[inline]
     fn in_atari(&self) -> bool {
         // All pseudo-liberties of a chain in atari are its one liberty, met
         // from at most 4 sides: a quick filter before the multiplications.
-        let n = self.libs as u64;
-        n.wrapping_sub(1) < 4
-            && n * self.lib_sum_sq as u64 == self.lib_sum as u64 * self.lib_sum as u64
+        self.pseudo_count().wrapping_sub(1) < 4 && self.one_liberty_point()
     }
 
     /// Whether the chain surely has three liberties or more: each liberty
@@ -147,12 +172,12 @@ impl ChainInfo {
     /// at most.
     #[inline]
     fn surely_three_liberties(&self) -> bool {
-        self.libs > 8
+        self.pseudo_count() > 8
     }
 
     #[inline]
     fn atari_point(&self) -> Point {
-        Point::from_index((self.lib_sum / self.libs as u32) as usize)
+        Point::from_index((self.lib_sum() / self.pseudo_count()) as usize)
     }
 }
 
@@ -190,6 +215,9 @@ pub struct Board {
     head: [u16; SLOTS],
     next: [u16; SLOTS],
     chains: [ChainInfo; SLOTS],
+    /// Stones of the chain headed at each point (kept apart from `chains`
+    /// so the pseudo-liberty words the hot paths read stay dense).
+    sizes: [u16; SLOTS],
     empties: [u16; SLOTS],
     empty_pos: [u16; SLOTS],
     empty_count: usize,
@@ -223,6 +251,7 @@ impl Board {
             head: [0; SLOTS],
             next: [0; SLOTS],
             chains: [ChainInfo::default(); SLOTS],
+            sizes: [0; SLOTS],
             empties: [0; SLOTS],
             empty_pos: [0; SLOTS],
             empty_count: 0,
@@ -277,6 +306,7 @@ impl Board {
         self.head[..used].copy_from_slice(&other.head[..used]);
         self.next[..used].copy_from_slice(&other.next[..used]);
         self.chains[..used].copy_from_slice(&other.chains[..used]);
+        self.sizes[..used].copy_from_slice(&other.sizes[..used]);
         self.empty_pos[..used].copy_from_slice(&other.empty_pos[..used]);
         let n = other.empty_count;
         self.empties[..n].copy_from_slice(&other.empties[..n]);
@@ -686,11 +716,9 @@ impl Board {
     unsafe fn atari_sides(&self, i: usize) -> u32 {
         let mut sides = 0;
         for (d, n) in Self::around(i).into_iter().enumerate() {
-            let c = self.chain_at(self.head_at(n));
             // A chain has a pseudo-liberty: then the sum-of-squares test
-            // alone says they are all one point (no overflow in u64).
-            let sum = c.lib_sum as u64;
-            let one = c.libs as u64 * c.lib_sum_sq as u64 == sum * sum;
+            // alone says they are all one point.
+            let one = self.chain_at(self.head_at(n)).one_liberty_point();
             sides |= (one as u32) << d;
         }
         sides
@@ -852,17 +880,17 @@ impl Board {
         // The lone stone's liberties are its empty neighbours.
         let (libs, off_sum, off_sq) = *LONE_LIBS.get_unchecked(empty_mask as usize);
         let s = i as u32;
+        // The offsets may be negative: wrapping arithmetic is exact here
+        // since the true sums are positive and small.
+        let sum = (libs * s).wrapping_add(off_sum as u32);
+        let sum_sq = (libs * s)
+            .wrapping_add((2 * off_sum) as u32)
+            .wrapping_mul(s)
+            .wrapping_add(off_sq);
         *self.chain_mut(i) = ChainInfo {
-            libs: libs as u16,
-            stones: 1,
-            // The offsets may be negative: wrapping arithmetic is exact
-            // here since the true sums are positive and small.
-            lib_sum: (libs * s).wrapping_add(off_sum as u32),
-            lib_sum_sq: (libs * s)
-                .wrapping_add((2 * off_sum) as u32)
-                .wrapping_mul(s)
-                .wrapping_add(off_sq),
+            libs: (libs as u64) << COUNT_SHIFT | (sum as u64) << SQ_BITS | sum_sq as u64,
         };
+        *self.sizes.get_unchecked_mut(i) = 1;
         if empty_mask == 0xf {
             // Four empty neighbours (common): nothing else to do.
             return 0;
@@ -885,6 +913,7 @@ impl Board {
         for (d, &h) in heads.iter().enumerate() {
             let chain = self.chain_mut(h);
             chain.remove_lib(i);
+            // No pseudo-liberty leaves all three fields zero.
             dead |= ((chain.libs == 0) as u32) << d;
         }
         dead &= enemies;
@@ -949,9 +978,7 @@ impl Board {
         let own = *self.chain_at(i);
         let chain = self.chain_mut(h);
         chain.libs += own.libs;
-        chain.stones += 1;
-        chain.lib_sum += own.lib_sum;
-        chain.lib_sum_sq += own.lib_sum_sq;
+        *self.sizes.get_unchecked_mut(h) += 1;
         h
     }
 
@@ -961,7 +988,7 @@ impl Board {
     /// Safety: `a` and `b` are heads of distinct chains.
     #[inline]
     unsafe fn merge(&mut self, a: usize, b: usize) -> usize {
-        let (big, small) = if self.chain_at(a).stones >= self.chain_at(b).stones {
+        let (big, small) = if self.sizes.get_unchecked(a) >= self.sizes.get_unchecked(b) {
             (a, b)
         } else {
             (b, a)
@@ -980,9 +1007,7 @@ impl Board {
         let sm = *self.chain_at(small);
         let bg = self.chain_mut(big);
         bg.libs += sm.libs;
-        bg.stones += sm.stones;
-        bg.lib_sum += sm.lib_sum;
-        bg.lib_sum_sq += sm.lib_sum_sq;
+        *self.sizes.get_unchecked_mut(big) += *self.sizes.get_unchecked(small);
         big
     }
 
@@ -1037,12 +1062,8 @@ impl Board {
             if self.cells[i] < EMPTY {
                 self.head[i] = i as u16;
                 self.next[i] = i as u16;
-                self.chains[i] = ChainInfo {
-                    libs: 0,
-                    stones: 1,
-                    lib_sum: 0,
-                    lib_sum_sq: 0,
-                };
+                self.chains[i] = ChainInfo { libs: 0 };
+                self.sizes[i] = 1;
                 for n in p.neighbours() {
                     if self.cells[n.index()] == EMPTY {
                         self.chains[i].add_lib(n.index());
@@ -1170,7 +1191,7 @@ impl Board {
     #[inline]
     pub fn chain_size(&self, p: Point) -> usize {
         if self.holds_stone(p) {
-            self.chain_info(p.index()).stones as usize
+            self.sizes[self.head[p.index()] as usize] as usize
         } else {
             0
         }
@@ -1395,7 +1416,7 @@ impl Board {
                         return Err(format!("atari state wrong for chain at {p:?}"));
                     }
                     let stones: Vec<Point> = self.chain_iter(p).collect();
-                    if stones.len() != info.stones as usize {
+                    if stones.len() != self.sizes[self.head[i] as usize] as usize {
                         return Err(format!("chain size wrong at {p:?}"));
                     }
                     let same =
@@ -1407,16 +1428,13 @@ impl Board {
                         return Err(format!("chain head wrong at {p:?}"));
                     }
                     checked |= same;
-                    let pseudo: usize = stones
+                    let pseudo: u64 = stones
                         .iter()
-                        .map(|s| {
-                            s.neighbours()
-                                .iter()
-                                .filter(|n| self.cells[n.index()] == EMPTY)
-                                .count()
-                        })
+                        .flat_map(|s| s.neighbours())
+                        .filter(|n| self.cells[n.index()] == EMPTY)
+                        .map(|n| lib_unit(n.index()))
                         .sum();
-                    if pseudo != info.libs as usize {
+                    if pseudo != info.libs {
                         return Err(format!("pseudo-liberty count wrong at {p:?}"));
                     }
                 }
