@@ -9,7 +9,7 @@
 //! per-colour bitboards serve flood fills and counting.
 
 use super::bitboard::Bitboard;
-use super::playout::FastRng;
+use super::playout::PlayoutRng;
 use super::point::{Color, Point, MAX_SIZE, SLOTS, STRIDE};
 use super::zobrist;
 use std::fmt;
@@ -807,7 +807,7 @@ impl Board {
     /// is legal and fills no own true eye, or a pass (which clears the ko
     /// point) when there is none. Returns whether a stone was played.
     #[inline(always)]
-    pub(crate) fn playout_turn<const ME: u8>(&mut self, rng: &mut FastRng) -> bool {
+    pub(crate) fn playout_turn<const ME: u8>(&mut self, rng: &mut PlayoutRng) -> bool {
         let n = self.empty_count;
         if n > 0 {
             let start = rng.below(n);
