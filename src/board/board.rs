@@ -160,6 +160,14 @@ impl ChainInfo {
         self.pseudo_count() * (self.libs & ((1 << SQ_BITS) - 1)) == sum * sum
     }
 
+    /// Whether every pseudo-liberty is the point whose `lib_unit` is
+    /// `unit`. For a chain next to that empty point: whether it is the
+    /// chain's last liberty, with one multiplication.
+    #[inline(always)]
+    fn only_liberty_is(&self, unit: u64) -> bool {
+        self.libs == self.pseudo_count().wrapping_mul(unit)
+    }
+
     #[inline]
     fn in_atari(&self) -> bool {
         // All pseudo-liberties of a chain in atari are its one liberty, met
@@ -714,11 +722,12 @@ impl Board {
     /// Safety: `i` is a point of the board.
     #[inline(always)]
     unsafe fn atari_sides(&self, i: usize) -> u32 {
+        // Each chain around has `i` as a liberty, so it is in atari when
+        // all its pseudo-liberties are `i`.
+        let unit = lib_unit(i);
         let mut sides = 0;
         for (d, n) in Self::around(i).into_iter().enumerate() {
-            // A chain has a pseudo-liberty: then the sum-of-squares test
-            // alone says they are all one point.
-            let one = self.chain_at(self.head_at(n)).one_liberty_point();
+            let one = self.chain_at(self.head_at(n)).only_liberty_is(unit);
             sides |= (one as u32) << d;
         }
         sides
@@ -731,7 +740,9 @@ impl Board {
     #[inline(always)]
     unsafe fn any_chain_around<const ATARI: bool>(&self, i: usize, mask: u32) -> bool {
         let [north, west, east, south] = Self::around(i);
-        let atari = |n: usize| self.chain_at(self.head_at(n)).in_atari() == ATARI;
+        // The chains around have `i` as a liberty (see `atari_sides`).
+        let unit = lib_unit(i);
+        let atari = |n: usize| self.chain_at(self.head_at(n)).only_liberty_is(unit) == ATARI;
         (mask & 1 != 0 && atari(north))
             || (mask & 2 != 0 && atari(west))
             || (mask & 4 != 0 && atari(east))
