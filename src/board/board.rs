@@ -108,7 +108,7 @@ const LONE_LIBS: [(u32, i32, u32); 16] = {
 const NO_CHAIN: usize = 0;
 
 // A chain's pseudo-liberty triple packed in one word, so that adding or
-// removing a liberty, or merging two chains, is one addition: bits 0..31
+// removing a liberty, or merging two chains, is one addition: bits 0..32
 // hold the sum of squared liberty indices, 32..52 the sum, 52..64 the
 // count. A chain has at most 2 n + 2 pseudo-liberties for n stones (1,252
 // on 25x25) on points below 729, so no field overflows into the next.

@@ -211,8 +211,7 @@ mod tests {
 
     /// The fast playout loop plays exactly the game that
     /// `playout_move_from` and `play_unchecked` give with the same picks,
-    /// and leaves a sound
-    /// board (hash and bitboards included).
+    /// and leaves a sound board (hash and bitboards included).
     #[test]
     fn light_playout_matches_move_by_move_play() {
         let mut seeds = FastRng::new(3);
