@@ -1427,7 +1427,7 @@ impl Board {
                         return Err(format!("atari state wrong for chain at {p:?}"));
                     }
                     let stones: Vec<Point> = self.chain_iter(p).collect();
-                    if stones.len() != self.sizes[self.head[i] as usize] as usize {
+                    if stones.len() != self.chain_size(p) {
                         return Err(format!("chain size wrong at {p:?}"));
                     }
                     let same =

@@ -4,9 +4,8 @@
 //! (`--seconds`) is spent, on one thread, in five rounds of a fifth of the
 //! budget each, and reports the fastest round: on a shared machine the
 //! slower rounds measure the neighbours as much as kosumi. The figures are
-//! listed in
-//! [`figures`]; search figures (the whole tree search, which needs no
-//! warm-up) come at the end of that list.
+//! listed in [`figures`]; search figures (the whole tree search, which
+//! needs no warm-up) come at the end of that list.
 
 use crate::board::{light_playout, random_move, Board, Color, FastRng, Game, Move, Point, Rules};
 use crate::search::{Limits, SearchParams, Searcher};
