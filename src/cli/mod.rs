@@ -114,6 +114,10 @@ pub struct GtpArgs {
     /// built-in weights).
     #[arg(long)]
     pub pattern_weights: Option<std::path::PathBuf>,
+    /// Sets a named constant of the search, e.g. `--param prior.even=14`
+    /// (repeatable; the GTP command `kosumi-param` lists every name).
+    #[arg(long, value_name = "NAME=VALUE", value_parser = crate::search::tunables::parse_assignment)]
+    pub param: Vec<(String, f64)>,
 }
 
 impl GtpArgs {
@@ -148,6 +152,7 @@ impl GtpArgs {
             search,
             patterns,
             playout_patterns: self.playout_patterns == "on",
+            params: self.param.clone(),
         })
     }
 }

@@ -113,6 +113,9 @@ pub struct EngineOptions {
     pub patterns: Option<std::sync::Arc<crate::search::patterns::Model>>,
     /// Whether the learned patterns' 3x3 shapes also draw playout moves.
     pub playout_patterns: bool,
+    /// Tunables set by name (see [`crate::search::tunables`]), checked by
+    /// the caller.
+    pub params: Vec<(String, f64)>,
 }
 
 impl Default for EngineOptions {
@@ -124,6 +127,7 @@ impl Default for EngineOptions {
             search: SearchParams::default(),
             patterns: Some(crate::search::patterns::Model::embedded()),
             playout_patterns: false,
+            params: Vec::new(),
         }
     }
 }
@@ -159,15 +163,18 @@ impl Engine {
         let komi = options.komi.unwrap_or(options.rules.default_komi());
         let mut game = Game::new(19, options.rules);
         game.set_komi(komi);
+        let mut policy = crate::search::Policy::default()
+            .with_patterns(options.patterns)
+            .with_playout_patterns(options.playout_patterns);
+        for (name, value) in &options.params {
+            if let Err(e) = policy.set_param(name, *value) {
+                eprintln!("kosumi: --param ignored: {e}");
+            }
+        }
         Engine {
             game,
             komi,
-            searcher: Searcher::with_policy(
-                options.search,
-                crate::search::Policy::default()
-                    .with_patterns(options.patterns)
-                    .with_playout_patterns(options.playout_patterns),
-            ),
+            searcher: Searcher::with_policy(options.search, policy),
             clock: Clock::none(),
             stop: Arc::new(AtomicBool::new(false)),
             stop_on_input: Arc::new(AtomicBool::new(false)),
@@ -1026,7 +1033,15 @@ impl Engine {
                         self.game.rules()
                     ),
                 ];
-                Ok(Success(lines.join("\n")))
+                let tunables = self.searcher.policy().params();
+                let tunables = tunables.iter().map(|(n, v)| format!("[string] {n} {v}"));
+                Ok(Success(
+                    lines
+                        .into_iter()
+                        .chain(tunables)
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                ))
             }
             (Some(key), Some(value)) => {
                 let none =
@@ -1078,6 +1093,15 @@ impl Engine {
                         }
                         Err(_) => false,
                     },
+                    _ if key.contains('.') => {
+                        let set = parse_float(value)
+                            .map_err(|_| format!("invalid value '{value}' for {key}"))
+                            .and_then(|v| self.searcher.set_param(key, v));
+                        return Ok(match set {
+                            Ok(()) => Success(String::new()),
+                            Err(e) => Failure(e),
+                        });
+                    }
                     _ => return Ok(Failure(format!("unknown parameter '{key}'"))),
                 };
                 if !ok {

@@ -43,10 +43,12 @@ pub mod policy;
 mod searcher;
 mod time;
 mod tree;
+pub mod tunables;
 
 pub use policy::Policy;
 pub use searcher::{default_playouts, Searcher};
 pub use time::Clock;
+pub use tunables::SearchWeights;
 
 use crate::board::Move;
 use std::time::Duration;

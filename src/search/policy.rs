@@ -8,18 +8,10 @@
 
 use super::patterns::features::{pattern3_id_of_code, DIST_LAST, PAT3_BASE};
 use super::patterns::Model;
+use super::tunables::SearchWeights;
 use crate::board::{Bitboard, Board, Color, FastRng, Point, STRIDE};
 use smallvec::SmallVec;
 use std::sync::Arc;
-
-/// Smallest board on which the learned patterns guide the search (they were
-/// learned from 19x19 games; on 9x9 they gained nothing measurable).
-pub const LEARNED_MIN_SIZE: usize = 13;
-
-/// Largest board on which the two-liberty fight rules run (playouts and
-/// priors): measured on 9x9; on 19x19 they cost 7% of the playouts and no
-/// match has tested them there yet.
-pub const FIGHTS_MAX_SIZE: usize = 11;
 
 /// Number of 3x3 neighbourhoods: 8 neighbours, 2 bits each.
 pub const PATTERN3_COUNT: usize = 1 << 16;
@@ -193,6 +185,9 @@ pub struct PriorWeights {
     /// them won is the square root of its strength relative to the
     /// strongest move's.
     pub learned: f32,
+    /// Virtual wins from the learned move patterns: this times the square
+    /// root of the move's probability among the candidates (0: off).
+    pub learned_wins: f32,
 }
 
 impl Default for PriorWeights {
@@ -214,6 +209,7 @@ impl Default for PriorWeights {
             third_line_empty: 2.0,
             pass_early: 20.0,
             learned: 40.0,
+            learned_wins: 0.0,
         }
     }
 }
@@ -271,6 +267,8 @@ pub struct Policy {
     pub prior: PriorWeights,
     /// Playout rule rates.
     pub playout: PlayoutWeights,
+    /// Constants of the tree search.
+    pub search: SearchWeights,
     /// Learned move patterns for the tree priors (`None`: off).
     pub patterns: Option<Arc<Model>>,
     /// Learned 3x3 shape strengths next to the last move for the playouts
@@ -394,6 +392,7 @@ impl Policy {
             pattern3,
             prior,
             playout,
+            search: SearchWeights::default(),
             patterns: None,
             playout_shapes: None,
             shapes: Vec::new(),
@@ -411,7 +410,7 @@ impl Policy {
 
     /// This policy with the learned patterns' 3x3 shapes also drawing the
     /// playouts' moves next to the last move (boards from
-    /// [`LEARNED_MIN_SIZE`] up); without learned patterns it changes nothing.
+    /// [`SearchWeights::learned_min_size`] up); without learned patterns it changes nothing.
     pub fn with_playout_patterns(mut self, on: bool) -> Policy {
         self.playout_shapes = match (&self.patterns, on) {
             (Some(model), true) => Some(Arc::new(PlayoutShapes::new(model))),
@@ -426,11 +425,13 @@ impl Policy {
     }
 
     /// `prior` with the learned patterns' opinion added: `relative` is the
-    /// move's strength over the strongest candidate's, in [0, 1].
-    pub fn learned_prior(&self, prior: Prior, relative: f32) -> Prior {
+    /// move's strength over the strongest candidate's, `probability` its
+    /// strength over the sum of all candidates', both in [0, 1].
+    pub fn learned_prior(&self, prior: Prior, relative: f32, probability: f32) -> Prior {
         let k = self.prior.learned;
-        let good = prior.visits * prior.value + k * relative.clamp(0.0, 1.0).sqrt();
-        let visits = prior.visits + k;
+        let wins = self.prior.learned_wins * probability.clamp(0.0, 1.0).sqrt();
+        let good = prior.visits * prior.value + k * relative.clamp(0.0, 1.0).sqrt() + wins;
+        let visits = prior.visits + k + wins;
         Prior {
             visits,
             value: good / visits,
@@ -533,7 +534,7 @@ impl Policy {
     /// The moves of the two-liberty fights next to the last move (an own
     /// chain left with two liberties gains a third, the last move's chain
     /// is ataried where it cannot escape), at most 16; none on boards above
-    /// [`FIGHTS_MAX_SIZE`].
+    /// [`SearchWeights::fights_max_size`].
     pub fn fight_moves(
         &self,
         board: &Board,
@@ -542,7 +543,7 @@ impl Policy {
     ) -> SmallVec<[Point; 16]> {
         let mut cands = [Point::from_index(0); 16];
         let n = last
-            .filter(|_| board.size() <= FIGHTS_MAX_SIZE)
+            .filter(|_| board.size() <= self.search.fights_max_size)
             .map_or(0, |l| two_liberty_moves(board, color, l, &mut cands));
         cands[..n].iter().copied().collect()
     }
@@ -688,7 +689,7 @@ impl Policy {
             }
         }
         // Two-liberty fights around the last move.
-        if board.size() <= FIGHTS_MAX_SIZE && Policy::chance(rng, w.two_liberties) {
+        if board.size() <= self.search.fights_max_size && Policy::chance(rng, w.two_liberties) {
             n = two_liberty_moves(board, color, l, &mut cands);
             if n > 0 {
                 return Some(cands[rng.below(n)]);
@@ -698,7 +699,7 @@ impl Policy {
         if let Some(shapes) = self
             .playout_shapes
             .as_deref()
-            .filter(|_| board.size() >= LEARNED_MIN_SIZE)
+            .filter(|_| board.size() >= self.search.learned_min_size)
         {
             return self.learned_shape(board, color, l, shapes, rng);
         }

@@ -23,7 +23,7 @@
 //! or behind).
 
 use super::patterns::Context;
-use super::policy::{Policy, Prior, LEARNED_MIN_SIZE};
+use super::policy::{Policy, Prior};
 use super::time::Clock;
 use super::tree::{Arena, Node, EXPANDED, EXPANDING, LEAF, PASS, SCORE_ONE, VALUE_ONE};
 use super::{Analysis, Candidate, Decision, Limits, SearchParams};
@@ -32,13 +32,6 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::*};
 use std::time::{Duration, Instant};
 
-/// Share of the value given to the score term.
-const SCORE_WEIGHT: f64 = 0.08;
-/// RAVE equivalence parameter: visits at which RAVE and UCT weigh the same.
-const RAVE_EQUIV: f64 = 3000.0;
-/// Exploration constant of the UCB term: none, as in Pachi; RAVE and the
-/// priors (offsets from the parent's value) do the exploring.
-const EXPLORE: f64 = 0.0;
 /// Own genmoves in a row below the resign threshold before resigning.
 const RESIGN_STREAK: u32 = 3;
 /// Playouts below which the win rate is not trusted for resigning.
@@ -194,6 +187,14 @@ impl Searcher {
     /// The policy (priors and playout knowledge).
     pub fn policy(&self) -> &Policy {
         &self.policy
+    }
+
+    /// Sets a named constant of the search (see [`super::tunables`]); the
+    /// tree is forgotten, since its priors were made with the old value.
+    pub fn set_param(&mut self, name: &str, value: f64) -> Result<(), String> {
+        self.policy.set_param(name, value)?;
+        self.tree = None;
+        Ok(())
     }
 
     /// Forgets the tree (new game, board size change).
@@ -1048,10 +1049,8 @@ impl<'a> Worker<'a> {
             0
         };
         let squashed = 0.5 + 0.5 * ((score - center) / self.sh.score_scale).tanh();
-        (
-            (1.0 - SCORE_WEIGHT) * win2 as f64 / 2.0 + SCORE_WEIGHT * squashed,
-            win2,
-        )
+        let w = self.sh.policy.search.score_weight;
+        ((1.0 - w) * win2 as f64 / 2.0 + w * squashed, win2)
     }
 
     fn backup(&mut self, score_black: f64) {
@@ -1130,6 +1129,10 @@ impl<'a> Worker<'a> {
             0.5
         }
         .clamp(0.0, 1.0);
+        let (equiv, explore) = (
+            self.sh.policy.search.rave_equiv,
+            self.sh.policy.search.explore,
+        );
         let mut best = first;
         let mut best_u = f64::NEG_INFINITY;
         for i in first..first + k as u32 {
@@ -1145,10 +1148,10 @@ impl<'a> Worker<'a> {
             let rn = c.rave_visits.load(Relaxed) as f64;
             if rn > 0.0 {
                 let r = c.rave_value.load(Relaxed) as f64 / VALUE_ONE / rn;
-                let beta = rn / (rn + qn + rn * qn / RAVE_EQUIV);
+                let beta = rn / (rn + qn + rn * qn / equiv);
                 q = (1.0 - beta) * q + beta * r;
             }
-            let u = q + EXPLORE * (ln_n / (visits + 1.0)).sqrt();
+            let u = q + explore * (ln_n / (visits + 1.0)).sqrt();
             if u > best_u {
                 best_u = u;
                 best = i;
@@ -1188,7 +1191,7 @@ impl<'a> Worker<'a> {
             .policy
             .patterns
             .as_ref()
-            .filter(|_| board.size() >= LEARNED_MIN_SIZE);
+            .filter(|_| board.size() >= sh.policy.search.learned_min_size);
         if let Some(model) = patterns {
             // Learned patterns: strengths relative to the strongest move.
             let ctx = Context::new(board, to_move, last, last2, passed);
@@ -1198,9 +1201,11 @@ impl<'a> Worker<'a> {
                 self.strengths.push(model.strength(&f));
             }
             let best = self.strengths.iter().fold(0.0f32, |a, &b| a.max(b));
+            let sum: f32 = self.strengths.iter().sum();
             if best > 0.0 {
                 for (k, (_, prior)) in self.priors.iter_mut().enumerate() {
-                    *prior = sh.policy.learned_prior(*prior, self.strengths[k] / best);
+                    let s = self.strengths[k];
+                    *prior = sh.policy.learned_prior(*prior, s / best, s / sum);
                 }
             }
         }

@@ -1,0 +1,194 @@
+//! The search's named constants, settable by name so that matches can tune
+//! them (`kosumi gtp --param prior.even=14`, `kosumi tune`) without a
+//! rebuild.
+//!
+//! Every number that shapes the search has one name here: the tree's
+//! constants ([`SearchWeights`]), the tree priors ([`PriorWeights`]) and the
+//! playout rule rates ([`PlayoutWeights`]).
+//!
+//! [`PriorWeights`]: super::policy::PriorWeights
+//! [`PlayoutWeights`]: super::policy::PlayoutWeights
+
+use super::policy::Policy;
+
+/// Constants of the tree search itself.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchWeights {
+    /// Share of the backed-up value given to the squashed score.
+    pub score_weight: f64,
+    /// RAVE equivalence: visits at which RAVE and UCT weigh the same.
+    pub rave_equiv: f64,
+    /// Exploration constant of the UCB term (0: RAVE and the priors explore).
+    pub explore: f64,
+    /// Smallest board on which the learned move patterns add to the priors.
+    pub learned_min_size: usize,
+    /// Largest board on which the two-liberty fight rules run.
+    pub fights_max_size: usize,
+}
+
+impl Default for SearchWeights {
+    fn default() -> SearchWeights {
+        SearchWeights {
+            score_weight: 0.08,
+            rave_equiv: 3000.0,
+            explore: 0.0,
+            learned_min_size: 13,
+            fights_max_size: 11,
+        }
+    }
+}
+
+/// A tunable's name, its current value and its setter.
+type Entry<'a> = (&'static str, &'a mut dyn Value);
+
+/// Something a tunable can be: read as and set from an `f64`.
+trait Value {
+    fn get(&self) -> f64;
+    /// Sets the value, or says why it cannot be.
+    fn set(&mut self, v: f64) -> Result<(), String>;
+}
+
+impl Value for f64 {
+    fn get(&self) -> f64 {
+        *self
+    }
+    fn set(&mut self, v: f64) -> Result<(), String> {
+        *self = v;
+        Ok(())
+    }
+}
+
+impl Value for f32 {
+    fn get(&self) -> f64 {
+        *self as f64
+    }
+    fn set(&mut self, v: f64) -> Result<(), String> {
+        *self = v as f32;
+        Ok(())
+    }
+}
+
+impl Value for usize {
+    fn get(&self) -> f64 {
+        *self as f64
+    }
+    fn set(&mut self, v: f64) -> Result<(), String> {
+        if v.fract() != 0.0 || !(0.0..=1e6).contains(&v) {
+            return Err(format!("{v} is not a whole number"));
+        }
+        *self = v as usize;
+        Ok(())
+    }
+}
+
+impl Policy {
+    /// Every tunable, in a fixed order.
+    fn entries(&mut self) -> Vec<Entry<'_>> {
+        let s = &mut self.search;
+        let p = &mut self.prior;
+        let r = &mut self.playout;
+        vec![
+            ("search.score_weight", &mut s.score_weight),
+            ("search.rave_equiv", &mut s.rave_equiv),
+            ("search.explore", &mut s.explore),
+            ("search.learned_min_size", &mut s.learned_min_size),
+            ("search.fights_max_size", &mut s.fights_max_size),
+            ("prior.even", &mut p.even),
+            ("prior.capture", &mut p.capture),
+            ("prior.capture_per_stone", &mut p.capture_per_stone),
+            ("prior.escape", &mut p.escape),
+            ("prior.pattern_near", &mut p.pattern_near),
+            ("prior.pattern_far", &mut p.pattern_far),
+            ("prior.fight", &mut p.fight),
+            ("prior.self_atari", &mut p.self_atari),
+            ("prior.self_atari_chain", &mut p.self_atari_chain),
+            ("prior.near_last", &mut p.near_last),
+            ("prior.around_last", &mut p.around_last),
+            ("prior.edge_empty", &mut p.edge_empty),
+            ("prior.second_line_empty", &mut p.second_line_empty),
+            ("prior.third_line_empty", &mut p.third_line_empty),
+            ("prior.pass_early", &mut p.pass_early),
+            ("prior.learned", &mut p.learned),
+            ("prior.learned_wins", &mut p.learned_wins),
+            ("playout.capture", &mut r.capture),
+            ("playout.escape", &mut r.escape),
+            ("playout.pattern", &mut r.pattern),
+            ("playout.nakade", &mut r.nakade),
+            ("playout.two_liberties", &mut r.two_liberties),
+            ("playout.reject_self_atari", &mut r.reject_self_atari),
+            ("playout.learned_rest", &mut r.learned_rest),
+            ("playout.learned_min", &mut r.learned_min),
+        ]
+    }
+
+    /// Sets the tunable `name` to `value`; an unknown name or a value out
+    /// of range (negative, not finite, a probability above 1) is an error.
+    pub fn set_param(&mut self, name: &str, value: f64) -> Result<(), String> {
+        if !value.is_finite() || value < 0.0 {
+            return Err(format!("{name}: {value} is not a finite number >= 0"));
+        }
+        if name.starts_with("playout.") && name != "playout.learned_min" && value > 1.0 {
+            return Err(format!("{name}: {value} is a probability above 1"));
+        }
+        let mut entries = self.entries();
+        let Some((_, v)) = entries.iter_mut().find(|(n, _)| *n == name) else {
+            return Err(format!("unknown parameter '{name}'"));
+        };
+        v.set(value).map_err(|e| format!("{name}: {e}"))?;
+        self.refresh();
+        Ok(())
+    }
+
+    /// Every tunable's name and value, in a fixed order.
+    pub fn params(&self) -> Vec<(&'static str, f64)> {
+        let mut copy = self.clone();
+        copy.entries().iter().map(|(n, v)| (*n, v.get())).collect()
+    }
+}
+
+/// Parses `NAME=VALUE` as `--param` gives it.
+pub fn parse_assignment(s: &str) -> Result<(String, f64), String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("'{s}' is not NAME=VALUE"))?;
+    let value: f64 = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{value}' is not a number"))?;
+    let name = name.trim().to_string();
+    Policy::default().set_param(&name, value)?;
+    Ok((name, value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_param_reads_back_what_was_set() {
+        let names: Vec<&str> = Policy::default().params().iter().map(|p| p.0).collect();
+        for name in names {
+            let mut p = Policy::default();
+            p.set_param(name, 1.0).unwrap();
+            let got = p.params().into_iter().find(|e| e.0 == name).unwrap().1;
+            assert_eq!(got, 1.0, "{name}");
+        }
+    }
+
+    #[test]
+    fn bad_params_are_errors() {
+        let mut p = Policy::default();
+        assert!(p.set_param("prior.nonsense", 1.0).is_err());
+        assert!(p.set_param("prior.even", -1.0).is_err());
+        assert!(p.set_param("prior.even", f64::NAN).is_err());
+        assert!(p.set_param("playout.capture", 1.5).is_err());
+        assert!(p.set_param("search.learned_min_size", 2.5).is_err());
+        assert_eq!(p.params(), Policy::default().params());
+        assert_eq!(
+            parse_assignment("prior.even = 14"),
+            Ok(("prior.even".into(), 14.0))
+        );
+        assert!(parse_assignment("prior.even").is_err());
+        assert!(parse_assignment("prior.even=x").is_err());
+    }
+}
