@@ -30,3 +30,11 @@ loadsgf ../games/genmove-dame.sgf
 loadsgf ../games/genmove-territory.sgf
 50 reg_genmove b
 #? [pass|PASS]
+
+# Japanese counting, komi 8.5: Black's 36 points against White's 27, every
+# border closed, White has not passed. Black wins by half a point by
+# passing; the playouts let invasions live and see the game as even, so an
+# invasion or a move in its own territory used to throw it away.
+loadsgf ../games/genmove-half-point.sgf
+60 reg_genmove b
+#? [pass|PASS]

@@ -38,6 +38,7 @@
 //!   the new position is kept (after the opponent's move, after `undo` while
 //!   the old root is still held); a third of the cap is kept for copying it.
 
+mod ending;
 pub mod patterns;
 pub mod policy;
 mod searcher;

@@ -22,6 +22,7 @@
 //! smaller losses when the result looks decided (handicap games, far ahead
 //! or behind).
 
+use super::ending;
 use super::patterns::Context;
 use super::policy::{Policy, Prior};
 use super::time::Clock;
@@ -551,6 +552,8 @@ impl Searcher {
                     .or_else(|| analysis.candidates.iter().find(|c| c.mv != Move::Pass))
                     .map_or(Move::Pass, |c| c.mv);
             }
+        } else if choice != Move::Pass && ending::passing_wins(game, color) {
+            choice = Move::Pass;
         } else if choice != Move::Pass {
             // Pass when playing on gains nothing: the same result and no more
             // points (half a point of noise allowed once the opponent passed,

@@ -1,0 +1,84 @@
+//! When passing wins: the count of the position, not the playouts, decides.
+//!
+//! Playouts cannot defend a large territory: in a finished position they let
+//! invasions live often enough that the search sees a won game as even, and
+//! then invades, or fills its own territory, throwing away half a point. The
+//! judge of [`crate::score`] reads the position as a referee would, so once
+//! the borders are closed (or the opponent's pass lets ours end the game) its
+//! count says whether a pass wins.
+
+use crate::board::{Bitboard, Color, Game, Move};
+use crate::score;
+
+/// Whether `color` should pass now because the game, counted as it stands,
+/// is won: after the opponent's pass (a pass ends the game) or, under
+/// territory counting, once no border is left open (every empty region
+/// touches one colour only, or is a single dame point).
+pub fn passing_wins(game: &Game, color: Color) -> bool {
+    let opponent_passed = game.moves().last() == Some(&(color.opponent(), Move::Pass));
+    let territory = !game.rules().area_scoring();
+    let game_can_end = opponent_passed || territory && borders_closed(game);
+    game_can_end && score::final_score(game).winner() == Some(color)
+}
+
+/// Every empty region touches stones of one colour only, or is one point.
+fn borders_closed(game: &Game) -> bool {
+    let board = game.board();
+    let black = board.stones(Color::Black);
+    let white = board.stones(Color::White);
+    let mut empty = Bitboard::on_board(board.size()) & !(black | white);
+    while let Some(seed) = empty.first() {
+        let mut start = Bitboard::EMPTY;
+        start.insert(seed);
+        let region = Bitboard::flood_fill(start, empty);
+        empty &= !region;
+        let rim = region.neighbours();
+        let both = !(rim & black).is_empty() && !(rim & white).is_empty();
+        if both && region.count() > 1 {
+            return false;
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Point, RuleSet, Rules};
+
+    /// A 9x9 board split by a Black wall on column E and a White wall on F:
+    /// Black's 36 points against White's 27.
+    fn walls(rules: Rules, komi: f64) -> Game {
+        let mut g = Game::new(9, rules);
+        g.set_komi(komi);
+        for y in 0..9 {
+            g.play(Color::Black, Move::Play(Point::new(4, y))).unwrap();
+            g.play(Color::White, Move::Play(Point::new(5, y))).unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn a_closed_won_position_passes_under_territory_rules() {
+        let g = walls(Rules::japanese(), 8.5);
+        assert!(passing_wins(&g, Color::Black));
+        assert!(!passing_wins(&g, Color::White));
+        // One point less: Black loses by half a point and plays on.
+        assert!(!passing_wins(&walls(Rules::japanese(), 9.5), Color::Black));
+        // Area counting (45 points to 36 + 8.5): the borders alone do not
+        // decide, the opponent's pass does.
+        let mut g = walls(Rules::new(RuleSet::Chinese), 8.5);
+        assert!(!passing_wins(&g, Color::Black));
+        g.play(Color::White, Move::Pass).unwrap();
+        assert!(passing_wins(&g, Color::Black));
+    }
+
+    #[test]
+    fn open_borders_leave_it_to_the_search() {
+        let mut g = Game::new(9, Rules::japanese());
+        g.set_komi(-50.0);
+        g.play(Color::Black, Move::Play(Point::new(4, 4))).unwrap();
+        g.play(Color::White, Move::Play(Point::new(2, 2))).unwrap();
+        assert!(!passing_wins(&g, Color::Black));
+    }
+}
