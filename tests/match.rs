@@ -6,8 +6,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use clap::Parser;
-use kosumi::cli::match_runner::{run, run_match, EndReason, MatchArgs, MatchError, MatchReport};
-use kosumi::cli::stats::SprtDecision;
+use kosumi::cli::match_cmd::stats::SprtDecision;
+use kosumi::cli::match_cmd::{run, run_match, EndReason, MatchArgs, MatchError, MatchReport};
 
 #[derive(Parser)]
 struct Cli {
@@ -61,7 +61,7 @@ fn fake_match(a: &str, b: &str, extra: &[&str]) -> Result<MatchReport, MatchErro
     run_match(&args(&list))
 }
 
-fn only_game(report: &MatchReport) -> &kosumi::cli::match_runner::GameSummary {
+fn only_game(report: &MatchReport) -> &kosumi::cli::match_cmd::GameSummary {
     assert_eq!(report.games.len(), 1, "{:?}", report.games);
     &report.games[0]
 }
