@@ -514,6 +514,39 @@ fn bad_options_are_usage_errors() {
     }
 }
 
+/// The `kosumi` binary with its stderr captured (not a terminal).
+fn kosumi(list: &[&str]) -> (String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kosumi"))
+        .args(list)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("kosumi starts");
+    assert!(out.status.success(), "{out:?}");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn progress_is_plain_lines_off_a_terminal_and_nothing_when_quiet() {
+    let (a, b) = (fake(""), fake(""));
+    let base = [
+        "match", "--engine", &a, "--engine", &b, "--size", "9", "--games", "2",
+    ];
+    let (table, progress) = kosumi(&base);
+    assert!(table.contains("2 game(s), 9x9"), "{table}");
+    assert!(progress.contains("games [1/2] fake#1 "), "{progress}");
+    assert!(progress.contains("games [2/2] fake#1 "), "{progress}");
+    let mut quiet = base.to_vec();
+    quiet.push("--quiet");
+    let (_, progress) = kosumi(&quiet);
+    assert!(!progress.contains("games ["), "{progress}");
+
+    let (summary, progress) = kosumi(&["stress", "--size", "5", "--games", "3"]);
+    assert!(summary.ends_with("ok\n"), "{summary}");
+    assert!(progress.contains("games [1/3] "), "{progress}");
+    assert!(progress.contains("games [3/3] "), "{progress}");
+}
+
 const GNUGO: &str = "/usr/games/gnugo";
 
 fn gnugo() -> Option<String> {

@@ -14,6 +14,7 @@ pub mod bench;
 pub mod gtp_client;
 pub mod match_cmd;
 pub mod patterns;
+pub mod progress;
 pub mod score_cmd;
 pub mod selfplay;
 pub mod stress;

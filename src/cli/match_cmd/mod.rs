@@ -42,6 +42,7 @@ use self::runner::{start_engine, worker, Book, Pair, Shared};
 use self::stats::{SprtDecision, Tally};
 use self::summary::{table, tally_for};
 use super::gtp_client::EngineError;
+use super::progress::Progress;
 
 /// What a match produced.
 #[derive(Clone, Debug)]
@@ -203,9 +204,12 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchReport, MatchError> {
         }
     }
 
+    let progress = Progress::new("games", cfg.games as u64, cfg.quiet);
+    progress.set_position(done.len() as u64);
     let shared = Shared {
         cfg: &cfg,
         names: names.clone(),
+        progress,
         queue: Mutex::new(if already_decided {
             VecDeque::new()
         } else {
@@ -233,6 +237,7 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchReport, MatchError> {
             scope.spawn(move || worker(shared, pair));
         }
     });
+    shared.progress.finish();
     if let Some(e) = shared
         .failure
         .into_inner()

@@ -15,6 +15,7 @@ use super::stats::SprtDecision;
 use super::summary::tally_for;
 use super::MatchError;
 use crate::cli::gtp_client::GtpEngine;
+use crate::cli::progress::{format_duration, Progress};
 
 pub(super) type Pair = [Option<GtpEngine>; 2];
 
@@ -67,6 +68,8 @@ pub(super) struct Shared<'a> {
     pub(super) stop: AtomicBool,
     pub(super) failure: Mutex<Option<MatchError>>,
     pub(super) book: Mutex<Book>,
+    /// One step per game played.
+    pub(super) progress: Progress,
 }
 
 /// Results so far and where they go.
@@ -154,14 +157,14 @@ fn record_game(shared: &Shared, mut played: Played) -> Result<(), MatchError> {
             shared.stop.store(true, Ordering::SeqCst);
         }
     }
-    if !cfg.quiet {
-        let done = games.len();
-        let t = tally_for(&games, 0, None);
-        let remaining = cfg.games.saturating_sub(done);
-        let per_game = book.started.elapsed().as_secs_f64() / book.played_now as f64;
-        eprintln!(
-            "[{done}/{}] {} {} - {} {} (draws {}), score {:.1}%, ETA {}",
-            cfg.games,
+    let done = games.len();
+    let t = tally_for(&games, 0, None);
+    let remaining = cfg.games.saturating_sub(done);
+    let per_game = book.started.elapsed().as_secs_f64() / book.played_now as f64;
+    shared.progress.advance(
+        1,
+        &format!(
+            "{} {} - {} {} (draws {}), score {:.1}%, ETA {}",
             shared.names[0],
             t.wins,
             t.losses,
@@ -169,18 +172,7 @@ fn record_game(shared: &Shared, mut played: Played) -> Result<(), MatchError> {
             t.draws,
             100.0 * t.score().unwrap_or(0.5),
             format_duration(per_game * remaining as f64),
-        );
-    }
+        ),
+    );
     Ok(())
-}
-
-fn format_duration(secs: f64) -> String {
-    let s = secs.max(0.0).round() as u64;
-    if s >= 3600 {
-        format!("{}h{:02}m", s / 3600, (s % 3600) / 60)
-    } else if s >= 60 {
-        format!("{}m{:02}s", s / 60, s % 60)
-    } else {
-        format!("{s}s")
-    }
 }
