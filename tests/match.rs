@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Parser;
 use kosumi::cli::match_cmd::stats::SprtDecision;
-use kosumi::cli::match_cmd::{run, run_match, EndReason, MatchArgs, MatchError, MatchReport};
+use kosumi::cli::match_cmd::{
+    run, run_match, EndReason, MatchArgs, MatchError, MatchReport, ENGINE_STDERR_FILE,
+};
 
 #[derive(Parser)]
 struct Cli {
@@ -545,6 +547,51 @@ fn progress_is_plain_lines_off_a_terminal_and_nothing_when_quiet() {
     assert!(summary.ends_with("ok\n"), "{summary}");
     assert!(progress.contains("games [1/3] "), "{progress}");
     assert!(progress.contains("games [3/3] "), "{progress}");
+}
+
+#[test]
+fn engines_stderr_goes_to_a_file_in_the_sgf_folder() {
+    let dir = scratch("stderr");
+    let sgf_dir = dir.join("sgf");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake-engine/fake_gtp.py");
+    let chatty = format!(
+        "sh -c \"echo chatter from the engine >&2; exec python3 '{}'\"",
+        script.display()
+    );
+    let list = [
+        "--engine",
+        &chatty,
+        "--engine",
+        &chatty,
+        "--size",
+        "9",
+        "--games",
+        "1",
+        "--quiet",
+        "--sgf-dir",
+        sgf_dir.to_str().unwrap(),
+    ];
+    run_match(&args(&list)).unwrap();
+    let log = fs::read_to_string(sgf_dir.join(ENGINE_STDERR_FILE)).unwrap();
+    assert_eq!(log.matches("chatter from the engine").count(), 2, "{log}");
+    // An --engine-stderr file that cannot be opened is a usage error.
+    let mut bad = list.to_vec();
+    bad.extend(["--engine-stderr", "/nonexistent/dir/log"]);
+    assert_eq!(run_match(&args(&bad)).unwrap_err().exit_code(), 2);
+}
+
+#[test]
+fn a_one_sided_result_shows_an_elo_bound() {
+    let report = fake_match("--resign-at 1", "", &["--games", "2"]).unwrap();
+    assert_eq!(report.tally(0).losses, 2);
+    assert!(
+        report
+            .table
+            .contains("Elo difference < +113 (95%) against B"),
+        "{}",
+        report.table
+    );
+    assert!(!report.table.contains("inf"), "{}", report.table);
 }
 
 const GNUGO: &str = "/usr/games/gnugo";

@@ -1,6 +1,6 @@
 //! The options of `kosumi match` and the settings checked from them.
 
-use std::fs::OpenOptions;
+use std::fs::{self, OpenOptions};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -10,6 +10,9 @@ use super::stats::Sprt;
 use super::MatchError;
 use crate::board::{fixed_handicap, Game, Point, Rules};
 use crate::cli::gtp_client::StderrMode;
+
+/// The engines' stderr in the SGF folder, unless `--engine-stderr` says otherwise.
+pub const ENGINE_STDERR_FILE: &str = "engines-stderr.log";
 
 /// How finished games (two passes or the move cap) are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -89,8 +92,10 @@ pub struct MatchArgs {
     /// Games played at once (each with its own pair of engine processes).
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// Where engines' stderr goes: a file (appended) or `null` (default: inherited).
-    #[arg(long, value_name = "FILE|null")]
+    /// Where engines' stderr goes: a file (appended), `null` or `inherit`
+    /// (this terminal, mixed with the progress line). Default: the file
+    /// engines-stderr.log in --sgf-dir, else null.
+    #[arg(long, value_name = "FILE|null|inherit")]
     pub engine_stderr: Option<String>,
     /// No live progress on stderr.
     #[arg(long)]
@@ -234,19 +239,7 @@ impl Config {
         if a.concurrency == 0 {
             return Err(usage("--concurrency must be at least 1"));
         }
-        let stderr = match a.engine_stderr.as_deref() {
-            None => StderrMode::Inherit,
-            Some("null") => StderrMode::Null,
-            Some(path) => StderrMode::File(
-                OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .map_err(|e| {
-                        usage(format!("cannot open --engine-stderr file '{path}': {e}"))
-                    })?,
-            ),
-        };
+        let stderr = engine_stderr(a)?;
         let results = a
             .results
             .clone()
@@ -300,4 +293,30 @@ impl Config {
             Some(&self.openings[((game_number - 1) / 2) % self.openings.len()])
         }
     }
+}
+
+/// Where the engines' stderr goes (see `--engine-stderr`).
+fn engine_stderr(a: &MatchArgs) -> Result<StderrMode, MatchError> {
+    let path = match (a.engine_stderr.as_deref(), &a.sgf_dir) {
+        (Some("null"), _) | (None, None) => return Ok(StderrMode::Null),
+        (Some("inherit"), _) => return Ok(StderrMode::Inherit),
+        (Some(path), _) => PathBuf::from(path),
+        (None, Some(dir)) => {
+            fs::create_dir_all(dir).map_err(|e| {
+                MatchError::Failed(format!("cannot create --sgf-dir '{}': {e}", dir.display()))
+            })?;
+            dir.join(ENGINE_STDERR_FILE)
+        }
+    };
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map(StderrMode::File)
+        .map_err(|e| {
+            usage(format!(
+                "cannot open --engine-stderr file '{}': {e}",
+                path.display()
+            ))
+        })
 }

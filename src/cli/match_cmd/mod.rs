@@ -35,7 +35,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use self::config::Config;
-pub use self::config::{MatchArgs, Scorer};
+pub use self::config::{MatchArgs, Scorer, ENGINE_STDERR_FILE};
 use self::results::read_results;
 pub use self::results::{EndReason, GameSummary};
 use self::runner::{start_engine, worker, Book, Pair, Shared};
