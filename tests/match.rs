@@ -594,6 +594,32 @@ fn a_one_sided_result_shows_an_elo_bound() {
     assert!(!report.table.contains("inf"), "{}", report.table);
 }
 
+#[test]
+fn counted_games_carry_their_territory_in_the_sgf() {
+    let dir = scratch("territory");
+    let sgf_dir = dir.join("sgf");
+    // Black spreads over the board; White's lone stone in the corner is dead.
+    fake_match(
+        "--moves A3,B2,C1,E5,G3,C7,G7",
+        "--moves A1",
+        &["--sgf-dir", sgf_dir.to_str().unwrap()],
+    )
+    .unwrap();
+    let text = fs::read(sgf_dir.join("game-0001.sgf")).unwrap();
+    let collection = kosumi::sgf::Collection::parse(&text).unwrap();
+    let root = collection.games()[0];
+    let last = collection.main_line(root).last().unwrap();
+    let tb = last.get("TB").expect("Black's territory in the last node");
+    assert!(
+        tb.contains(&"ai".to_string()),
+        "A1, the dead stone's point: {tb:?}"
+    );
+    // 81 points less Black's 7 living stones.
+    assert_eq!(tb.len(), 74, "{tb:?}");
+    assert!(last.get("TW").is_none());
+    assert!(collection.node(root).get("TB").is_none(), "not in the root");
+}
+
 const GNUGO: &str = "/usr/games/gnugo";
 
 fn gnugo() -> Option<String> {

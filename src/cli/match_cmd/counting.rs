@@ -4,11 +4,12 @@
 use super::config::{Config, Scorer};
 use crate::board::Game;
 use crate::cli::gtp_client::{vertex, GtpEngine};
+use crate::score::Judgement;
 
 /// Counting by kosumi's own counter under the game's rules: Black's margin
 /// with komi included.
-pub(super) fn self_score(game: &Game) -> f64 {
-    crate::score::final_score(game).black_minus_white
+pub(super) fn self_score(game: &Game, judgement: &Judgement) -> f64 {
+    crate::score::count(game, judgement).black_minus_white
 }
 
 /// `B+3.5`, `W+0.5` or `0` for Black's margin.
@@ -39,14 +40,20 @@ pub(super) fn parse_final_score(text: &str) -> Option<f64> {
     Some(sign * v)
 }
 
-/// Black's margin under the chosen counting, and how it was found.
-pub(super) fn count(cfg: &Config, game: &Game, parsed: [Option<f64>; 2]) -> (f64, String) {
+/// Black's margin under the chosen counting, and how it was found;
+/// `judgement` is kosumi's verdict on the final position.
+pub(super) fn count(
+    cfg: &Config,
+    game: &Game,
+    judgement: &Judgement,
+    parsed: [Option<f64>; 2],
+) -> (f64, String) {
     match cfg.scorer {
-        Scorer::SelfCount => (self_score(game), "kosumi's count".to_string()),
+        Scorer::SelfCount => (self_score(game, judgement), "kosumi's count".to_string()),
         Scorer::Referee => match referee_score(cfg, game) {
             Ok(m) => (m, "referee's final_score".to_string()),
             Err(e) => (
-                self_score(game),
+                self_score(game, judgement),
                 format!("kosumi's count (referee failed: {e})"),
             ),
         },
@@ -55,7 +62,7 @@ pub(super) fn count(cfg: &Config, game: &Game, parsed: [Option<f64>; 2]) -> (f64
                 (a, "engines' agreed final_score".into())
             }
             _ => (
-                self_score(game),
+                self_score(game, judgement),
                 "kosumi's count (engines did not agree)".into(),
             ),
         },

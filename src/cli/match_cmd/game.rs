@@ -9,11 +9,11 @@ use super::config::Config;
 use super::counting::{count, format_margin, parse_final_score};
 use super::results::{EndReason, GameSummary};
 use super::runner::{must, Pair};
-use super::sgf_record::build_record;
+use super::sgf_record::{build_record, with_territory};
 use super::MatchError;
 use crate::board::{Color, Game, Move};
 use crate::cli::gtp_client::{parse_vertex, vertex, EngineError};
-use crate::sgf::{Event, GameRecord};
+use crate::sgf::Event;
 
 /// A failure of one player that ends the game.
 struct Forfeit {
@@ -39,7 +39,8 @@ fn forfeit_from_engine_error(loser: Color, e: &EngineError, clocked: bool) -> Fo
 /// Everything a game produced.
 pub(super) struct Played {
     pub(super) summary: GameSummary,
-    pub(super) record: GameRecord,
+    /// The SGF text, territory marked when the game was counted.
+    pub(super) sgf: String,
 }
 
 /// Plays game `g` (from 1); `Ok(None)` if the match stopped meanwhile.
@@ -169,8 +170,11 @@ pub(super) fn play_game(
     let disagreement =
         reason.is_count() && matches!(parsed, [Some(a), Some(b)] if (a - b).abs() > 1e-9);
 
-    if reason.is_count() {
-        let (margin, how) = count(cfg, &game, parsed);
+    // kosumi's verdict on the final position: it counts (with the default
+    // scorer) and marks the territory in the SGF whoever counts.
+    let judgement = reason.is_count().then(|| crate::score::judge(&game));
+    if let Some(j) = &judgement {
+        let (margin, how) = count(cfg, &game, j, parsed);
         winner = if margin > 0.0 {
             Some(Color::Black)
         } else if margin < 0.0 {
@@ -207,7 +211,8 @@ pub(super) fn play_game(
         sgf: None,
     };
     let record = build_record(cfg, names, &summary, events);
-    Ok(Some(Played { summary, record }))
+    let sgf = with_territory(record.to_sgf(), judgement.as_ref());
+    Ok(Some(Played { summary, sgf }))
 }
 
 /// Seconds rounded to milliseconds, as the results file keeps them.

@@ -135,7 +135,7 @@ fn record_game(shared: &Shared, mut played: Played) -> Result<(), MatchError> {
     let cfg = shared.cfg;
     if let Some(dir) = &cfg.sgf_dir {
         let path = dir.join(format!("game-{:04}.sgf", played.summary.game));
-        fs::write(&path, played.record.to_sgf())
+        fs::write(&path, &played.sgf)
             .map_err(|e| MatchError::Failed(format!("cannot write '{}': {e}", path.display())))?;
         played.summary.sgf = Some(path.display().to_string());
     }
