@@ -620,6 +620,27 @@ fn counted_games_carry_their_territory_in_the_sgf() {
     assert!(collection.node(root).get("TB").is_none(), "not in the root");
 }
 
+#[test]
+fn the_match_chart_is_drawn_into_the_sgf_folder() {
+    let dir = scratch("chart");
+    let sgf_dir = dir.join("sgf");
+    let report = fake_match(
+        "--resign-at 1",
+        "",
+        &["--games", "3", "--sgf-dir", sgf_dir.to_str().unwrap()],
+    )
+    .unwrap();
+    assert_eq!(report.games.len(), 3);
+    let svg = fs::read_to_string(sgf_dir.join("chart.svg")).unwrap();
+    assert!(svg.starts_with("<svg"), "{svg}");
+    assert!(svg.contains("A against B: score after each game"), "{svg}");
+    assert!(svg.contains("games played") && svg.contains("95% interval"));
+    // An explicit --chart file too.
+    let chart = dir.join("c.svg");
+    fake_match("", "", &["--chart", chart.to_str().unwrap()]).unwrap();
+    assert!(fs::read_to_string(&chart).unwrap().contains("<polyline"));
+}
+
 const GNUGO: &str = "/usr/games/gnugo";
 
 fn gnugo() -> Option<String> {

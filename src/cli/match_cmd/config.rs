@@ -97,6 +97,10 @@ pub struct MatchArgs {
     /// engines-stderr.log in --sgf-dir, else null.
     #[arg(long, value_name = "FILE|null|inherit")]
     pub engine_stderr: Option<String>,
+    /// SVG chart of the score and its 95% interval after each game
+    /// (default: chart.svg in --sgf-dir).
+    #[arg(long, value_name = "FILE.svg")]
+    pub chart: Option<PathBuf>,
     /// No live progress on stderr.
     #[arg(long)]
     pub quiet: bool,
@@ -129,6 +133,7 @@ pub(super) struct Config {
     pub(super) concurrency: usize,
     pub(super) stderr: StderrMode,
     pub(super) quiet: bool,
+    pub(super) chart: Option<PathBuf>,
 }
 
 pub(super) fn usage(msg: impl Into<String>) -> MatchError {
@@ -269,6 +274,10 @@ impl Config {
             concurrency: a.concurrency,
             stderr,
             quiet: a.quiet,
+            chart: a
+                .chart
+                .clone()
+                .or_else(|| a.sgf_dir.as_ref().map(|d| d.join("chart.svg"))),
         };
         if let Some(dir) = &a.openings {
             cfg.openings = load_openings(&cfg, dir)?;

@@ -16,6 +16,7 @@
 //! progress), `results` (the results file and resuming), `sgf_record`,
 //! `summary` (the final tables) and `stats` (score, Elo, SPRT).
 
+mod chart;
 mod clock;
 mod config;
 mod counting;
@@ -251,6 +252,12 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchReport, MatchError> {
     }
     let games: Vec<GameSummary> = book.games.into_values().collect();
     let table = table(&cfg, &names, &games, decision);
+    if let Some(path) = cfg.chart.as_ref().filter(|_| !games.is_empty()) {
+        // The games are safe in the results file: a chart that fails is a warning.
+        if let Err(e) = chart::write_chart(path, &names, &games) {
+            eprintln!("warning: {e}");
+        }
+    }
     Ok(MatchReport {
         names,
         games,
