@@ -6,8 +6,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use clap::Parser;
-use kosumi::cli::match_runner::{run, run_match, EndReason, MatchArgs, MatchError, MatchReport};
-use kosumi::cli::stats::SprtDecision;
+use kosumi::cli::match_cmd::stats::SprtDecision;
+use kosumi::cli::match_cmd::{
+    run, run_match, EndReason, MatchArgs, MatchError, MatchReport, ENGINE_STDERR_FILE,
+};
 
 #[derive(Parser)]
 struct Cli {
@@ -61,7 +63,7 @@ fn fake_match(a: &str, b: &str, extra: &[&str]) -> Result<MatchReport, MatchErro
     run_match(&args(&list))
 }
 
-fn only_game(report: &MatchReport) -> &kosumi::cli::match_runner::GameSummary {
+fn only_game(report: &MatchReport) -> &kosumi::cli::match_cmd::GameSummary {
     assert_eq!(report.games.len(), 1, "{:?}", report.games);
     &report.games[0]
 }
@@ -512,6 +514,131 @@ fn bad_options_are_usage_errors() {
         let err = run_match(&args(&list)).unwrap_err();
         assert_eq!(err.exit_code(), 2, "{extra:?}: {err}");
     }
+}
+
+/// The `kosumi` binary with its stderr captured (not a terminal).
+fn kosumi(list: &[&str]) -> (String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kosumi"))
+        .args(list)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("kosumi starts");
+    assert!(out.status.success(), "{out:?}");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn progress_is_plain_lines_off_a_terminal_and_nothing_when_quiet() {
+    let (a, b) = (fake(""), fake(""));
+    let base = [
+        "match", "--engine", &a, "--engine", &b, "--size", "9", "--games", "2",
+    ];
+    let (table, progress) = kosumi(&base);
+    assert!(table.contains("2 game(s), 9x9"), "{table}");
+    assert!(progress.contains("games [1/2] fake#1 "), "{progress}");
+    assert!(progress.contains("games [2/2] fake#1 "), "{progress}");
+    let mut quiet = base.to_vec();
+    quiet.push("--quiet");
+    let (_, progress) = kosumi(&quiet);
+    assert!(!progress.contains("games ["), "{progress}");
+
+    let (summary, progress) = kosumi(&["stress", "--size", "5", "--games", "3"]);
+    assert!(summary.ends_with("ok\n"), "{summary}");
+    assert!(progress.contains("games [1/3] "), "{progress}");
+    assert!(progress.contains("games [3/3] "), "{progress}");
+}
+
+#[test]
+fn engines_stderr_goes_to_a_file_in_the_sgf_folder() {
+    let dir = scratch("stderr");
+    let sgf_dir = dir.join("sgf");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake-engine/fake_gtp.py");
+    let chatty = format!(
+        "sh -c \"echo chatter from the engine >&2; exec python3 '{}'\"",
+        script.display()
+    );
+    let list = [
+        "--engine",
+        &chatty,
+        "--engine",
+        &chatty,
+        "--size",
+        "9",
+        "--games",
+        "1",
+        "--quiet",
+        "--sgf-dir",
+        sgf_dir.to_str().unwrap(),
+    ];
+    run_match(&args(&list)).unwrap();
+    let log = fs::read_to_string(sgf_dir.join(ENGINE_STDERR_FILE)).unwrap();
+    assert_eq!(log.matches("chatter from the engine").count(), 2, "{log}");
+    // An --engine-stderr file that cannot be opened is a usage error.
+    let mut bad = list.to_vec();
+    bad.extend(["--engine-stderr", "/nonexistent/dir/log"]);
+    assert_eq!(run_match(&args(&bad)).unwrap_err().exit_code(), 2);
+}
+
+#[test]
+fn a_one_sided_result_shows_an_elo_bound() {
+    let report = fake_match("--resign-at 1", "", &["--games", "2"]).unwrap();
+    assert_eq!(report.tally(0).losses, 2);
+    assert!(
+        report
+            .table
+            .contains("Elo difference < +113 (95%) against B"),
+        "{}",
+        report.table
+    );
+    assert!(!report.table.contains("inf"), "{}", report.table);
+}
+
+#[test]
+fn counted_games_carry_their_territory_in_the_sgf() {
+    let dir = scratch("territory");
+    let sgf_dir = dir.join("sgf");
+    // Black spreads over the board; White's lone stone in the corner is dead.
+    fake_match(
+        "--moves A3,B2,C1,E5,G3,C7,G7",
+        "--moves A1",
+        &["--sgf-dir", sgf_dir.to_str().unwrap()],
+    )
+    .unwrap();
+    let text = fs::read(sgf_dir.join("game-0001.sgf")).unwrap();
+    let collection = kosumi::sgf::Collection::parse(&text).unwrap();
+    let root = collection.games()[0];
+    let last = collection.main_line(root).last().unwrap();
+    let tb = last.get("TB").expect("Black's territory in the last node");
+    assert!(
+        tb.contains(&"ai".to_string()),
+        "A1, the dead stone's point: {tb:?}"
+    );
+    // 81 points less Black's 7 living stones.
+    assert_eq!(tb.len(), 74, "{tb:?}");
+    assert!(last.get("TW").is_none());
+    assert!(collection.node(root).get("TB").is_none(), "not in the root");
+}
+
+#[test]
+fn the_match_chart_is_drawn_into_the_sgf_folder() {
+    let dir = scratch("chart");
+    let sgf_dir = dir.join("sgf");
+    let report = fake_match(
+        "--resign-at 1",
+        "",
+        &["--games", "3", "--sgf-dir", sgf_dir.to_str().unwrap()],
+    )
+    .unwrap();
+    assert_eq!(report.games.len(), 3);
+    let svg = fs::read_to_string(sgf_dir.join("chart.svg")).unwrap();
+    assert!(svg.starts_with("<svg"), "{svg}");
+    assert!(svg.contains("A against B: score after each game"), "{svg}");
+    assert!(svg.contains("games played") && svg.contains("95% interval"));
+    // An explicit --chart file too.
+    let chart = dir.join("c.svg");
+    fake_match("", "", &["--chart", chart.to_str().unwrap()]).unwrap();
+    assert!(fs::read_to_string(&chart).unwrap().contains("<polyline"));
 }
 
 const GNUGO: &str = "/usr/games/gnugo";

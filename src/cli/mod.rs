@@ -12,11 +12,11 @@ macro_rules! outln {
 
 pub mod bench;
 pub mod gtp_client;
-pub mod match_runner;
+pub mod match_cmd;
 pub mod patterns;
+pub mod progress;
 pub mod score_cmd;
 pub mod selfplay;
-pub mod stats;
 pub mod stress;
 
 use crate::board::Rules;
@@ -54,7 +54,7 @@ enum Command {
     /// Speak GTP on stdin/stdout (the default).
     Gtp(GtpArgs),
     /// Play a match between two GTP engines.
-    Match(Box<match_runner::MatchArgs>),
+    Match(Box<match_cmd::MatchArgs>),
     /// Random games checking the rules core's invariants after every move.
     Stress(stress::StressArgs),
     /// Speed figures of the rules core and the search.
@@ -235,7 +235,7 @@ pub fn main() -> i32 {
     match &cli.command {
         None => run_gtp(&cli.gtp),
         Some(Command::Gtp(args)) => run_gtp(args),
-        Some(Command::Match(args)) => match_runner::run(args),
+        Some(Command::Match(args)) => match_cmd::run(args),
         Some(Command::Stress(args)) => stress::run(args),
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Score(args)) => score_cmd::run(args),

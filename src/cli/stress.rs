@@ -9,8 +9,9 @@
 //! equal a recomputation, prisoners must match the stones placed minus the
 //! stones left, and an undo must restore the hash and prisoners exactly.
 
+use super::progress::{Mode, Progress};
 use crate::board::{random_move, Board, Color, FastRng, Game, Move, PlayError, Point, Rules};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Options of `kosumi stress`.
 #[derive(clap::Args, Debug, Clone)]
@@ -33,6 +34,9 @@ pub struct StressArgs {
     /// Probability of an undo at each step (0 to 1).
     #[arg(long, default_value_t = 0.05)]
     pub undo_rate: f64,
+    /// No progress on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// One action of a game, kept to print a reproducer.
@@ -235,6 +239,17 @@ fn mv_name(mv: Move, size: usize) -> String {
 
 /// Runs the stress games; `Err` carries the first violation.
 pub fn stress(args: &StressArgs) -> Result<StressSummary, String> {
+    stress_with_progress(
+        args,
+        &Progress::with_mode("games", args.games, Mode::Hidden),
+    )
+}
+
+/// [`stress`], advancing `progress` by one step per game.
+pub fn stress_with_progress(
+    args: &StressArgs,
+    progress: &Progress,
+) -> Result<StressSummary, String> {
     let rules = Rules::parse(&args.rules).map_err(|e| e.to_string())?;
     if Board::try_new(args.size).is_none() {
         return Err(format!(
@@ -268,6 +283,10 @@ pub fn stress(args: &StressArgs) -> Result<StressSummary, String> {
                 )
             },
         )?;
+        progress.advance(
+            1,
+            &format!("{} moves, {} captures", summary.moves, summary.captures),
+        );
     }
     Ok(summary)
 }
@@ -276,7 +295,11 @@ pub fn stress(args: &StressArgs) -> Result<StressSummary, String> {
 /// invariant held, 1 on a violation (with its reproducer), 2 on bad options.
 pub fn run(args: &StressArgs) -> i32 {
     let start = Instant::now();
-    let result = stress(args);
+    // Plain lines every ten seconds at most: a game takes milliseconds.
+    let progress =
+        Progress::new("games", args.games, args.quiet).plain_every(Duration::from_secs(10));
+    let result = stress_with_progress(args, &progress);
+    progress.finish();
     let elapsed = start.elapsed().as_secs_f64();
     match result {
         Ok(s) => {

@@ -107,11 +107,18 @@ pub struct EloEstimate {
     pub elo: f64,
     /// Half-width of the 95% interval (infinite when `elo` is).
     pub error: f64,
+    /// After all wins (all losses): the Elo difference at the low (high)
+    /// end of the score's 95% interval, a bound that games can show where
+    /// the estimate itself is infinite.
+    pub bound: Option<f64>,
 }
 
 impl fmt::Display for EloEstimate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.elo.is_infinite() {
+        if let Some(b) = self.bound {
+            let side = if self.elo > 0.0 { '>' } else { '<' };
+            write!(f, "{side} {b:+.0} (95%)")
+        } else if self.elo.is_infinite() {
             let sign = if self.elo > 0.0 { '+' } else { '-' };
             write!(f, "{sign}inf")
         } else {
@@ -125,14 +132,21 @@ pub fn elo_estimate(t: &Tally) -> Option<EloEstimate> {
     let s = t.score()?;
     let elo = elo_from_score(s);
     if elo.is_infinite() {
+        let (lo, hi) = score_interval(t)?;
+        let inner = if elo > 0.0 { lo } else { hi };
         return Some(EloEstimate {
             elo,
             error: f64::INFINITY,
+            bound: Some(elo_from_score(inner)),
         });
     }
     let se = (t.variance()? / t.games() as f64).sqrt();
     let error = Z95 * se * 400.0 / (std::f64::consts::LN_10 * s * (1.0 - s));
-    Some(EloEstimate { elo, error })
+    Some(EloEstimate {
+        elo,
+        error,
+        bound: None,
+    })
 }
 
 /// The parameters of a sequential probability ratio test.
@@ -284,10 +298,17 @@ mod tests {
             elo_estimate(&Tally::new(3, 0, 0)).unwrap().elo,
             f64::INFINITY
         );
+        // One-sided results show a bound from the score interval, never infinity.
         assert_eq!(
-            elo_estimate(&Tally::new(0, 0, 3)).unwrap().to_string(),
-            "-inf"
+            elo_estimate(&Tally::new(0, 0, 2)).unwrap().to_string(),
+            "< +113 (95%)"
         );
+        assert_eq!(
+            elo_estimate(&Tally::new(5, 0, 0)).unwrap().to_string(),
+            "> +46 (95%)"
+        );
+        let wide = elo_estimate(&Tally::new(100, 0, 0)).unwrap();
+        assert_eq!(wide.to_string(), "> +566 (95%)");
         assert_eq!(elo_estimate(&Tally::default()), None);
         assert!(close(score_from_elo(elo_from_score(0.3)), 0.3, 1e-12));
         assert!(close(elo_from_score(0.75), 190.848_501_887_864_98, 1e-9));
