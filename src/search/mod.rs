@@ -42,6 +42,8 @@ mod ending;
 pub mod patterns;
 pub mod policy;
 mod searcher;
+pub mod shape;
+pub mod tactics;
 mod time;
 mod tree;
 pub mod tunables;

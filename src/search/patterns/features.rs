@@ -12,7 +12,8 @@
 //! then [`Context::features`] is asked about each candidate move.
 
 use crate::board::{Board, Color, Point};
-use crate::search::policy::{ladder_caught, pattern3_code};
+use crate::search::shape::pattern3_code;
+use crate::search::tactics::ladder_caught;
 use std::sync::OnceLock;
 
 /// A feature group: its first global id and its number of levels.
