@@ -315,6 +315,17 @@ fn setup_commands_are_sent_and_refusals_named() {
 }
 
 #[test]
+fn engines_are_told_the_match_rules_before_komi() {
+    let dir = scratch("rules");
+    let log = dir.join("a.log");
+    let a = format!("--log '{}'", log.display());
+    fake_match(&a, "", &["--rules", "chinese"]).unwrap();
+    let sent = fs::read_to_string(&log).unwrap();
+    let rules = sent.find("kgs-rules chinese").expect("rules sent");
+    assert!(rules < sent.find("komi").unwrap(), "{sent}");
+}
+
+#[test]
 fn final_scores_are_recorded_and_disagreement_flagged() {
     let report = fake_match("--final-score B+1", "--final-score W+6.5", &[]).unwrap();
     let g = only_game(&report);

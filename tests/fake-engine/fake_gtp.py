@@ -126,6 +126,9 @@ def main():
                 reply("= " + opts["--final-score"])
             else:
                 reply("? cannot score")
+        elif cmd == "known_command":
+            known = ("boardsize", "komi", "time_settings", "time_left", "kgs-rules")
+            reply("= " + ("true" if words[1:2] and words[1] in known else "false"))
         elif cmd in ("boardsize", "komi", "time_settings", "time_left", "kgs-rules"):
             reply("=")
         else:

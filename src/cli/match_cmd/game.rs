@@ -12,7 +12,7 @@ use super::runner::{must, Pair};
 use super::sgf_record::{build_record, with_territory};
 use super::MatchError;
 use crate::board::{Color, Game, Move};
-use crate::cli::gtp_client::{parse_vertex, vertex, EngineError};
+use crate::cli::gtp_client::{parse_vertex, vertex, EngineError, GtpEngine};
 use crate::sgf::Event;
 
 /// A failure of one player that ends the game.
@@ -43,6 +43,25 @@ pub(super) struct Played {
     pub(super) sgf: String,
 }
 
+/// Tells an engine that knows `kgs-rules` the match's rules (before `komi`,
+/// which some engines reset with the rules): without it an engine plays
+/// and counts by its own default rules, for example simple ko where the
+/// match forbids a superko repetition. An engine that refuses the name
+/// keeps its own rules, with a warning.
+fn tell_rules(engine: &mut GtpEngine, rules: &str, t: Duration) -> Result<(), MatchError> {
+    // An engine that does not answer `known_command` does not know it either.
+    if !matches!(engine.send("known_command kgs-rules", t)?, Ok(ref yes) if yes == "true") {
+        return Ok(());
+    }
+    if let Err(msg) = engine.send(&format!("kgs-rules {rules}"), t)? {
+        eprintln!(
+            "kosumi match: engine '{}' refused 'kgs-rules {rules}' ({msg}); it plays by its own rules",
+            engine.name()
+        );
+    }
+    Ok(())
+}
+
 /// Plays game `g` (from 1); `Ok(None)` if the match stopped meanwhile.
 pub(super) fn play_game(
     cfg: &Config,
@@ -64,6 +83,7 @@ pub(super) fn play_game(
         let engine = slot.as_mut().expect("engines are started before each game");
         must(engine, &format!("boardsize {}", cfg.size), t)?;
         must(engine, "clear_board", t)?;
+        tell_rules(engine, &cfg.rules_name, t)?;
         must(engine, &format!("komi {}", cfg.komi), t)?;
         for cmd in &cfg.setups[e] {
             must(engine, cmd, t)?;
