@@ -181,9 +181,17 @@ fn takes_the_last_dame_before_passing() {
     let mut game = setup(&LAST_DAME, "chinese", -7.5);
     game.play(Color::White, Move::Pass).unwrap();
     // Few playouts too: passing ends the game, and the playout after two
-    // passes settles dead stones but never hands the dame to anyone.
+    // passes settles dead stones but never hands the dame to anyone. With
+    // so few the learned priors mislead the tree (after the self-atari H1
+    // White's capture at J1 holds every playout until White's E9 is read,
+    // about 700 playouts in), so those runs leave the patterns out: they
+    // test the ending, not the reading.
     for (playouts, seed) in [(1000, 3), (20, 1), (20, 2), (30, 3), (50, 4)] {
-        let (d, a) = genmove(&mut searcher(playouts, seed), &game, Color::Black);
+        let mut s = searcher(playouts, seed);
+        if playouts < 1000 {
+            s.set_param("prior.learned_wins", 0.0).unwrap();
+        }
+        let (d, a) = genmove(&mut s, &game, Color::Black);
         assert_eq!(
             d,
             Decision::Play(at("E9", 9)),

@@ -102,7 +102,7 @@ pub struct GtpArgs {
     /// No search progress on stderr.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Learned move patterns in the tree priors (on boards of 13x13 and larger): on or off.
+    /// Learned move patterns in the tree priors: on or off.
     #[arg(long, default_value = "on", value_parser = ["on", "off"])]
     pub patterns: String,
     /// Learned 3x3 shapes also draw the playouts' moves next to the last

@@ -11,8 +11,9 @@
 //!   loss, one thread expands a node while the others play out from it).
 //! - **Priors**: tactics, 3x3 shapes and distances ([`policy`]), plus the
 //!   move patterns learned from strong games ([`patterns`]): each move's
-//!   Bradley-Terry strength relative to the best move's adds virtual wins
-//!   (progressive bias). `--patterns off` leaves them out.
+//!   Bradley-Terry probability among the candidates adds virtual wins in
+//!   proportion to its square root (150 for a sure move), as Pachi weighs
+//!   its patterns. `--patterns off` leaves them out.
 //! - **Playouts**: capture the last move's chain in atari, save own chains
 //!   it ataried (not into a ladder), take what the own previous move
 //!   ataried, nakade vital points, MoGo 3x3 shapes around the last move,

@@ -80,8 +80,8 @@ impl Default for PriorWeights {
             second_line_empty: 3.0,
             third_line_empty: 2.0,
             pass_early: 20.0,
-            learned: 40.0,
-            learned_wins: 0.0,
+            learned: 0.0,
+            learned_wins: 150.0,
         }
     }
 }
@@ -282,7 +282,7 @@ impl Policy {
 
     /// This policy with the learned patterns' 3x3 shapes also drawing the
     /// playouts' moves next to the last move (boards from
-    /// [`SearchWeights::learned_min_size`] up); without learned patterns it changes nothing.
+    /// [`SearchWeights::playout_shapes_min_size`] up); without learned patterns it changes nothing.
     pub fn with_playout_patterns(mut self, on: bool) -> Policy {
         self.playout_shapes = match (&self.patterns, on) {
             (Some(model), true) => Some(Arc::new(PlayoutShapes::new(model))),
@@ -571,7 +571,7 @@ impl Policy {
         if let Some(shapes) = self
             .playout_shapes
             .as_deref()
-            .filter(|_| board.size() >= self.search.learned_min_size)
+            .filter(|_| board.size() >= self.search.playout_shapes_min_size)
         {
             return self.learned_shape(board, color, l, shapes, rng);
         }

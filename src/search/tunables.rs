@@ -22,6 +22,9 @@ pub struct SearchWeights {
     pub explore: f64,
     /// Smallest board on which the learned move patterns add to the priors.
     pub learned_min_size: usize,
+    /// Smallest board on which `--playout-patterns on` lets the learned 3x3
+    /// shapes draw playout moves (measured on 13x13 only).
+    pub playout_shapes_min_size: usize,
     /// Largest board on which the two-liberty fight rules run.
     pub fights_max_size: usize,
 }
@@ -32,7 +35,8 @@ impl Default for SearchWeights {
             score_weight: 0.08,
             rave_equiv: 3000.0,
             explore: 0.0,
-            learned_min_size: 13,
+            learned_min_size: 9,
+            playout_shapes_min_size: 13,
             fights_max_size: 11,
         }
     }
@@ -92,6 +96,10 @@ impl Policy {
             ("search.rave_equiv", &mut s.rave_equiv),
             ("search.explore", &mut s.explore),
             ("search.learned_min_size", &mut s.learned_min_size),
+            (
+                "search.playout_shapes_min_size",
+                &mut s.playout_shapes_min_size,
+            ),
             ("search.fights_max_size", &mut s.fights_max_size),
             ("prior.even", &mut p.even),
             ("prior.capture", &mut p.capture),
