@@ -300,9 +300,22 @@ impl Engine {
         self.begin_search(true);
         let game = self.game.clone();
         let stop = self.stop.clone();
+        // The searcher's own progress lines would read like our thinking;
+        // ours name the side whose reply we think about.
+        let params = self.searcher.params().clone();
+        let log = !params.quiet;
+        self.searcher.set_params(SearchParams {
+            quiet: true,
+            ..params.clone()
+        });
+        let size = self.size();
+        let every = log.then_some(Duration::from_secs(1));
         let _ = self
             .searcher
-            .analyze(&game, color, Limits::default(), &stop, None, &mut |_| {});
+            .analyze(&game, color, Limits::default(), &stop, every, &mut |a| {
+                let _ = writeln!(io::stderr(), "{}", ponder_line(a, size, color));
+            });
+        self.searcher.set_params(params);
         self.end_search();
     }
 
@@ -1221,6 +1234,32 @@ impl Engine {
         }
         Ok(Success(text))
     }
+}
+
+/// A progress line while pondering: the search is on the opponent's
+/// (`color`'s) turn, for the side that just moved, so the best move and
+/// win rate are the opponent's.
+fn ponder_line(a: &Analysis, size: usize, color: Color) -> String {
+    let (side, us) = (capitalised(color), capitalised(color.opponent()));
+    let rate = a.playouts as f64 / a.elapsed.as_secs_f64().max(1e-9);
+    let mut line = format!(
+        "kosumi: pondering for {us} on {side}'s turn: {} playouts ({rate:.0}/s)",
+        a.playouts
+    );
+    if let Some(c) = a.candidates.first() {
+        let pv: Vec<String> =
+            c.pv.iter()
+                .take(10)
+                .map(|&m| format_vertex(m, size))
+                .collect();
+        line.push_str(&format!(
+            ", {side}'s best reply {} win {:.1}% for {side}, pv {}",
+            format_vertex(c.mv, size),
+            a.winrate * 100.0,
+            pv.join(" ")
+        ));
+    }
+    line
 }
 
 fn capitalised(c: Color) -> &'static str {
