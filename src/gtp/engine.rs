@@ -436,6 +436,7 @@ impl Engine {
         let started = std::time::Instant::now();
         let game = self.game.clone();
         let clock = self.clock.clone();
+        let plan = clock.plan(color, &game);
         let stop = self.stop.clone();
         let size = self.size();
         let gfx = self.gogui_gfx;
@@ -469,6 +470,16 @@ impl Engine {
         }
         self.end_search();
         self.last_analysis = Some(analysis);
+        if let Some(plan) = plan.filter(|_| !self.searcher.params().quiet) {
+            // One line a move: what the clock allowed and what was spent.
+            let _ = writeln!(
+                io::stderr(),
+                "kosumi: clock: {} move {}: {plan}; spent {:.2} s",
+                capitalised(color),
+                game.moves().len() + 1,
+                started.elapsed().as_secs_f64()
+            );
+        }
         if commit {
             // Keep our own clock running for controllers that send no time_left.
             self.clock.spend(color, started.elapsed());

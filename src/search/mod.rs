@@ -46,7 +46,7 @@ mod tree;
 
 pub use policy::Policy;
 pub use searcher::{default_playouts, Searcher};
-pub use time::Clock;
+pub use time::{Clock, Plan};
 
 use crate::board::Move;
 use std::time::Duration;
