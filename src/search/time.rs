@@ -265,7 +265,10 @@ impl Clock {
                     hard = hard.max(byo_share);
                 }
                 // A few percent of the main time at most, less in the opening.
-                let cap = self.main * if opening(game) { 0.025 } else { 0.045 };
+                // (The main time of the settings, or more when `time_left`
+                // reports more than the settings gave.)
+                let main = self.main.max(side.main);
+                let cap = main * if opening(game) { 0.025 } else { 0.045 };
                 let cap = if ending { cap.max(byo_share) } else { cap };
                 let limit = if self.system == System::Absolute {
                     // Sudden death: never more than a quarter of what is left.
