@@ -20,7 +20,9 @@ fn test_name() -> String {
 
 /// Reports a skipped test on stderr, where it shows.
 pub fn skip(why: &str) {
-    let _ = writeln!(std::io::stderr(), "skipped: {}: {why}", test_name());
+    // One write, so that lines of tests running in parallel do not mix.
+    let line = format!("skipped: {}: {why}\n", test_name());
+    let _ = std::io::stderr().write_all(line.as_bytes());
 }
 
 /// A tool the test needs is missing: fail under CI, else skip visibly.
