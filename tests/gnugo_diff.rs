@@ -6,15 +6,17 @@
 //! out-of-turn moves and undos go to both; after every step the verdicts,
 //! both stone sets and both capture counts must agree. GNU Go's `play`
 //! accepts either colour and answers `? illegal move` to what it refuses;
-//! its `undo` takes back the last move. When `/usr/games/gnugo` (or
-//! `$GNUGO`) is missing, the tests print why and pass.
+//! its `undo` takes back the last move. GNU Go is found as every command
+//! finds it (`$GNUGO`, PATH, `/usr/games/gnugo`); without it the tests
+//! report a skip (and fail under CI).
+
+mod common;
 
 use kosumi::board::{Color, Game, Move, PlayError, Point, Rules};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
@@ -30,16 +32,9 @@ struct GnuGo {
 }
 
 impl GnuGo {
-    fn path() -> Option<PathBuf> {
-        let path = std::env::var_os("GNUGO")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from("/usr/games/gnugo"));
-        path.is_file().then_some(path)
-    }
-
     /// Starts GNU Go, or explains why not.
     fn start() -> Result<GnuGo, String> {
-        let path = GnuGo::path().ok_or("GNU Go not found (set GNUGO to its path)")?;
+        let path = kosumi::cli::tools::gnugo()?;
         let mut child = Command::new(&path)
             .args(["--mode", "gtp", "--level", "0"])
             .stdin(Stdio::piped())
@@ -303,7 +298,7 @@ fn start_or_skip() -> Option<GnuGo> {
     match GnuGo::start() {
         Ok(g) => Some(g),
         Err(why) => {
-            println!("skipped: {why}");
+            common::tools::missing_tool(&why);
             None
         }
     }

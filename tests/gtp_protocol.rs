@@ -241,3 +241,54 @@ fn analysis_honours_allow_and_avoid() {
         assert!(!avoided.iter().any(|a| a == m), "{m} in {avoided:?}");
     }
 }
+
+/// With `--ponder`, the progress lines while the opponent is to move say
+/// that they are pondering, for whom, and whose move they show.
+#[test]
+fn pondering_lines_say_whose_turn_they_think_on() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kosumi"))
+        .args(["gtp", "--ponder", "--threads", "1", "--playouts", "50"])
+        .args(["--seed", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    stdin.write_all(b"boardsize 9\ngenmove b\n").unwrap();
+    stdin.flush().unwrap();
+    let mut answers = String::new();
+    while answers.matches("\n\n").count() < 2 {
+        assert!(stdout.read_line(&mut answers).unwrap() > 0, "{answers}");
+    }
+    assert!(
+        answers.ends_with("=\n\n") || answers.contains("\n\n= "),
+        "{answers}"
+    );
+    // The engine now ponders on White's turn until input arrives; its first
+    // report comes after about a second, however long that takes here.
+    let mut lines = Vec::new();
+    let ponder = loop {
+        let mut line = String::new();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "{lines:?}");
+        if line.contains("pondering") {
+            break line;
+        }
+        lines.push(line);
+    };
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
+    assert!(child.wait().unwrap().success());
+    assert!(
+        ponder.starts_with("kosumi: pondering for Black on White's turn: "),
+        "{ponder}"
+    );
+    assert!(ponder.contains(", White's best reply "), "{ponder}");
+    assert!(ponder.contains("% for White, pv "), "{ponder}");
+    // No unlabelled progress line reads like Black's own thinking.
+    assert!(lines.iter().all(|l| !l.contains("/s) best ")), "{lines:?}");
+}

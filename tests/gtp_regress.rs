@@ -11,8 +11,9 @@
 //!
 //! Environment:
 //! * `KOSUMI_REGRESS_ENGINE`: another engine command line to run instead of
-//!   `kosumi gtp --quiet` (for example `/usr/games/gnugo --mode gtp` to
-//!   check the expectations against GNU Go). Files under a `kosumi-only`
+//!   `kosumi gtp --quiet` (for example `gnugo --mode gtp` to check the
+//!   expectations against GNU Go; a bare `gnugo` is found as `kosumi match`
+//!   finds it). Files under a `kosumi-only`
 //!   folder are then skipped.
 //! * `KOSUMI_REGRESS_FILTER`: run only files whose path contains this text.
 //! * `KOSUMI_REGRESS_TIMEOUT`: seconds to wait for one response (default
@@ -660,13 +661,14 @@ struct Engine {
     stdin: Option<ChildStdin>,
     responses: Receiver<Option<Response>>,
     stderr: Arc<Mutex<Vec<String>>>,
+    stderr_reader: Option<thread::JoinHandle<()>>,
     timeout: Duration,
     argv: Vec<String>,
 }
 
 impl Engine {
     fn start(argv: &[String], dir: &Path, timeout: Duration) -> Result<Engine, String> {
-        let mut child = Command::new(&argv[0])
+        let mut child = Command::new(kosumi::cli::tools::resolve_program(&argv[0]))
             .args(&argv[1..])
             .current_dir(dir)
             .stdin(Stdio::piped())
@@ -680,7 +682,7 @@ impl Engine {
         thread::spawn(move || read_responses(BufReader::new(stdout), tx));
         let stderr = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&stderr);
-        thread::spawn(move || {
+        let stderr_reader = thread::spawn(move || {
             for line in BufReader::new(stderr_pipe)
                 .split(b'\n')
                 .map_while(Result::ok)
@@ -698,6 +700,7 @@ impl Engine {
             stdin,
             responses: rx,
             stderr,
+            stderr_reader: Some(stderr_reader),
             timeout,
             argv: argv.to_vec(),
         })
@@ -728,18 +731,36 @@ impl Engine {
 
     /// Why the engine is gone, with a hint when it never spoke GTP.
     fn exit_status(&mut self) -> String {
-        thread::sleep(Duration::from_millis(50)); // let it finish exiting
-        match self.child.try_wait() {
-            Ok(Some(status)) => format!(
+        match self.exited_within(Duration::from_secs(2)) {
+            Some(status) => format!(
                 "; the engine exited ({status}): does `{}` speak GTP yet?",
                 self.argv.join(" ")
             ),
-            _ => String::new(),
+            None => String::new(),
         }
     }
 
-    fn stderr_tail(&self) -> String {
-        thread::sleep(Duration::from_millis(50)); // let the stderr thread catch up
+    /// The exit status once the engine has exited, waiting at most `limit`
+    /// (it may close its output a moment before it ends).
+    fn exited_within(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+        let start = std::time::Instant::now();
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Some(status),
+                Ok(None) if start.elapsed() < limit => thread::sleep(Duration::from_millis(10)),
+                _ => return None,
+            }
+        }
+    }
+
+    /// The engine's last stderr lines. When it has exited, the reader is
+    /// joined first, so every line it wrote is there.
+    fn stderr_tail(&mut self) -> String {
+        if self.exited_within(Duration::from_secs(2)).is_some() {
+            if let Some(reader) = self.stderr_reader.take() {
+                let _ = reader.join();
+            }
+        }
         let lines = self.stderr.lock().unwrap();
         if lines.is_empty() {
             String::new()

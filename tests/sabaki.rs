@@ -4,13 +4,16 @@
 //! package (the GTP layer of Sabaki 0.60) with `tests/sabaki/session.js`:
 //! attach, pipelined sync, `lz-analyze` and `kata-analyze` streams stopped by
 //! `protocol_version`, `*genmove_analyze`, quit. The package comes from the
-//! lockfile (`npm ci`) the first time. Without `node` and `npm` the test is
-//! skipped; when `npm ci` fails it is skipped too, except under CI (`CI` set),
-//! where the registry must be reachable.
+//! lockfile (`npm ci`) the first time. Without `node` and `npm`, or when
+//! `npm ci` fails, the test reports a skip, except under CI (`CI` set), where
+//! it fails: there the tools and the registry must be there.
 //!
 //! The GoGui tests speak to the binary directly: live `gogui-gfx:` blocks on
 //! stderr during `genmove`, and `# interrupt` stopping a search.
 
+mod common;
+
+use common::tools::{in_ci, missing_tool};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -32,10 +35,6 @@ fn runs(program: &str) -> bool {
         .stderr(Stdio::null())
         .status()
         .is_ok_and(|s| s.success())
-}
-
-fn in_ci() -> bool {
-    std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0")
 }
 
 /// Runs a child to its end or kills it after `timeout`; returns its output
@@ -88,7 +87,7 @@ fn text(output: &Output) -> String {
 #[test]
 fn sabaki_session() {
     if !runs("node") || !runs("npm") {
-        println!("skipped: node and npm are needed for the Sabaki end-to-end test");
+        missing_tool("node and npm are needed for the Sabaki end-to-end test");
         return;
     }
     let dir = sabaki_dir();
@@ -110,10 +109,10 @@ fn sabaki_session() {
                     text(&output)
                 );
             }
-            println!(
-                "skipped: `npm ci` in tests/sabaki failed ({why}), is the npm registry reachable?\n{}",
+            missing_tool(&format!(
+                "`npm ci` in tests/sabaki failed ({why}), is the npm registry reachable?\n{}",
                 text(&output)
-            );
+            ));
             return;
         }
     }
@@ -142,6 +141,7 @@ struct Engine {
     child: Child,
     responses: mpsc::Receiver<String>,
     stderr: mpsc::Receiver<String>,
+    stderr_reader: thread::JoinHandle<()>,
 }
 
 impl Engine {
@@ -172,7 +172,7 @@ impl Engine {
         });
         let (tx, stderr) = mpsc::channel();
         let err = BufReader::new(child.stderr.take().unwrap());
-        thread::spawn(move || {
+        let stderr_reader = thread::spawn(move || {
             for line in err.lines().map_while(Result::ok) {
                 if tx.send(line).is_err() {
                     return;
@@ -183,6 +183,7 @@ impl Engine {
             child,
             responses,
             stderr,
+            stderr_reader,
         }
     }
 
@@ -202,9 +203,12 @@ impl Engine {
             .unwrap_or_else(|| panic!("no answer to `{line}`"))
     }
 
+    /// Ends the session; returns every stderr line not yet taken. The reader
+    /// thread is joined (it ends at end of stream), so none is missing.
     fn quit(mut self) -> Vec<String> {
         assert_eq!(self.ask("quit"), "=");
         assert!(self.child.wait().unwrap().success());
+        self.stderr_reader.join().unwrap();
         self.stderr.try_iter().collect()
     }
 }

@@ -1,5 +1,7 @@
 //! Counting on real games: the shared KGS 6d+ set with agreed results.
 
+mod common;
+
 use kosumi::cli::score_cmd::{check_list, score_file, Options};
 use std::path::PathBuf;
 
@@ -15,7 +17,7 @@ const DEV_AGREEMENT: f64 = 0.97;
 fn dev_set_agrees_with_people() {
     let list = repo().join("../shared/data/scoring/dev.txt");
     if !list.exists() {
-        println!("skipped: no {}", list.display());
+        common::tools::skip(&format!("no {}", list.display()));
         return;
     }
     let report = check_list(&list, &Options::default(), 2).unwrap();
@@ -147,7 +149,7 @@ fn a_file_is_counted_with_a_marked_diagram() {
 fn a_group_living_on_a_ko_dies_in_confirmation() {
     let path = repo().join("../shared/data/scoring/games/2017-06-18-16.sgf");
     if !path.exists() {
-        println!("skipped: no {}", path.display());
+        common::tools::skip(&format!("no {}", path.display()));
         return;
     }
     let out = score_file(&path, &Options::default()).unwrap();

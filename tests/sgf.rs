@@ -1,6 +1,8 @@
 //! SGF reader and writer: sample files as real programs write them, real
 //! games, round trips of random records, and hostile input.
 
+mod common;
+
 use kosumi::board::{Color, Game, Move, Point, Rules};
 use kosumi::sgf::{Collection, Event, GameRecord, SgfError};
 use rand::rngs::StdRng;
@@ -225,7 +227,7 @@ fn real_games() -> Option<Vec<(PathBuf, Vec<u8>)>> {
     let list = match std::fs::read_to_string(shared.join("dev.txt")) {
         Ok(list) => list,
         Err(e) => {
-            println!("skipped: no {} ({e})", shared.join("dev.txt").display());
+            common::tools::skip(&format!("no {} ({e})", shared.join("dev.txt").display()));
             return None;
         }
     };

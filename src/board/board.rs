@@ -9,8 +9,8 @@
 //! per-colour bitboards serve flood fills and counting.
 
 use super::bitboard::Bitboard;
-use super::playout::PlayoutRng;
 use super::point::{Color, Point, MAX_SIZE, SLOTS, STRIDE};
+use super::rng::PlayoutRng;
 use super::zobrist;
 use std::fmt;
 

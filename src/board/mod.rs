@@ -15,12 +15,14 @@ mod board;
 mod game;
 mod playout;
 mod point;
+mod rng;
 mod rules;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, BitboardIter};
 pub use board::{Board, PlayError};
 pub use game::{fixed_handicap, Game};
-pub use playout::{light_playout, random_move, FastRng, PlayoutResult};
+pub use playout::{light_playout, random_move, PlayoutResult};
 pub use point::{Color, Move, Point, MAX_SIZE, SLOTS, STRIDE};
+pub use rng::FastRng;
 pub use rules::{KoRule, RuleSet, Rules, Scoring, UnknownRules};

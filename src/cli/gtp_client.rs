@@ -13,6 +13,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::tools;
 use crate::board::{Move, Point};
 
 /// Where an engine's stderr goes.
@@ -282,7 +283,7 @@ impl GtpEngine {
         let (program, args) = words
             .split_first()
             .ok_or_else(|| start_error("empty command".into()))?;
-        let mut child = Command::new(program)
+        let mut child = Command::new(tools::resolve_program(program))
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

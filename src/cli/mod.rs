@@ -18,6 +18,7 @@ pub mod progress;
 pub mod score_cmd;
 pub mod selfplay;
 pub mod stress;
+pub mod tools;
 
 use crate::board::Rules;
 use crate::gtp::engine::{Engine, EngineOptions};

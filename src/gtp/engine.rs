@@ -103,9 +103,10 @@ const COMMANDS: &[Spec] = table! {
 /// Settings of an engine, from the command line.
 #[derive(Clone, Debug)]
 pub struct EngineOptions {
-    /// Rules at start and after `clear_board` unless `kgs-rules` changed them.
+    /// The engine's rules: every new game's until `kgs-rules` (or
+    /// `kosumi-param rules`) changes them.
     pub rules: Rules,
-    /// Komi at start; `None` takes the rules' default.
+    /// Komi until a `komi` command; `None` takes the rules' default.
     pub komi: Option<f64>,
     /// Search settings.
     pub search: SearchParams,
@@ -135,7 +136,12 @@ impl Default for EngineOptions {
 /// The state a GTP session works on.
 pub struct Engine {
     game: Game,
-    komi: f64,
+    /// The engine's own rules, which every new game starts with. A loaded
+    /// SGF file's `RU` applies to that game only.
+    rules: Rules,
+    /// Komi given by `--komi` or a `komi` command, which stands for every
+    /// game (GTP keeps komi across `clear_board`); `None`: the rules' komi.
+    komi: Option<f64>,
     searcher: Searcher,
     clock: Clock,
     /// Set to stop the search that is running (input arrived, or `# interrupt`).
@@ -160,9 +166,6 @@ enum Input {
 impl Engine {
     /// A new engine with an empty 19x19 board.
     pub fn new(options: EngineOptions) -> Engine {
-        let komi = options.komi.unwrap_or(options.rules.default_komi());
-        let mut game = Game::new(19, options.rules);
-        game.set_komi(komi);
         let mut policy = crate::search::Policy::default()
             .with_patterns(options.patterns)
             .with_playout_patterns(options.playout_patterns);
@@ -171,9 +174,10 @@ impl Engine {
                 eprintln!("kosumi: --param ignored: {e}");
             }
         }
-        Engine {
-            game,
-            komi,
+        let mut engine = Engine {
+            game: Game::new(19, options.rules),
+            rules: options.rules,
+            komi: options.komi,
             searcher: Searcher::with_policy(options.search, policy),
             clock: Clock::none(),
             stop: Arc::new(AtomicBool::new(false)),
@@ -182,7 +186,9 @@ impl Engine {
             quit: false,
             last_analysis: None,
             gogui_gfx: false,
-        }
+        };
+        engine.new_game(19);
+        engine
     }
 
     /// The game being played.
@@ -301,9 +307,22 @@ impl Engine {
         self.begin_search(true);
         let game = self.game.clone();
         let stop = self.stop.clone();
+        // The searcher's own progress lines would read like our thinking;
+        // ours name the side whose reply we think about.
+        let params = self.searcher.params().clone();
+        let log = !params.quiet;
+        self.searcher.set_params(SearchParams {
+            quiet: true,
+            ..params.clone()
+        });
+        let size = self.size();
+        let every = log.then_some(Duration::from_secs(1));
         let _ = self
             .searcher
-            .analyze(&game, color, Limits::default(), &stop, None, &mut |_| {});
+            .analyze(&game, color, Limits::default(), &stop, every, &mut |a| {
+                let _ = writeln!(io::stderr(), "{}", ponder_line(a, size, color));
+            });
+        self.searcher.set_params(params);
         self.end_search();
     }
 
@@ -335,10 +354,16 @@ impl Engine {
             .join(" ")
     }
 
+    /// The komi a new game starts with.
+    fn standing_komi(&self) -> f64 {
+        self.komi.unwrap_or(self.rules.default_komi())
+    }
+
+    /// An empty board under the engine's own rules and komi, whatever a
+    /// loaded file said.
     fn new_game(&mut self, size: usize) {
-        let rules = self.game.rules();
-        self.game = Game::new(size, rules);
-        self.game.set_komi(self.komi);
+        self.game = Game::new(size, self.rules);
+        self.game.set_komi(self.standing_komi());
         self.searcher.clear();
         self.last_analysis = None;
     }
@@ -391,7 +416,7 @@ impl Engine {
         let Some(Ok(komi)) = cmd.arg(0).map(parse_float) else {
             return Ok(Failure("komi not a float".into()));
         };
-        self.komi = komi;
+        self.komi = Some(komi);
         self.game.set_komi(komi);
         Ok(Success(String::new()))
     }
@@ -418,6 +443,7 @@ impl Engine {
         let started = std::time::Instant::now();
         let game = self.game.clone();
         let clock = self.clock.clone();
+        let plan = clock.plan(color, &game);
         let stop = self.stop.clone();
         let size = self.size();
         let gfx = self.gogui_gfx;
@@ -451,6 +477,16 @@ impl Engine {
         }
         self.end_search();
         self.last_analysis = Some(analysis);
+        if let Some(plan) = plan.filter(|_| !self.searcher.params().quiet) {
+            // One line a move: what the clock allowed and what was spent.
+            let _ = writeln!(
+                io::stderr(),
+                "kosumi: clock: {} move {}: {plan}; spent {:.2} s",
+                capitalised(color),
+                game.moves().len() + 1,
+                started.elapsed().as_secs_f64()
+            );
+        }
         if commit {
             // Keep our own clock running for controllers that send no time_left.
             self.clock.spend(color, started.elapsed());
@@ -538,7 +574,7 @@ impl Engine {
                 3 => text.push_str(&format!(
                     "     {} to move, komi {}",
                     capitalised(self.game.to_move()),
-                    self.komi
+                    self.game.komi()
                 )),
                 4 => text.push_str(&format!(
                     "     rules {}, move {}",
@@ -694,11 +730,21 @@ impl Engine {
     fn cmd_kgs_rules(&mut self, cmd: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
         match cmd.arg(0).map(Rules::parse) {
             Some(Ok(rules)) => {
-                self.game.set_rules(rules);
+                self.set_rules(rules);
                 Ok(Success(String::new()))
             }
             Some(Err(e)) => Ok(Failure(e.to_string())),
             None => Ok(Failure("missing rules name".into())),
+        }
+    }
+
+    /// New standing rules, for this game too. Komi follows them unless it
+    /// was given.
+    fn set_rules(&mut self, rules: Rules) {
+        self.rules = rules;
+        self.game.set_rules(rules);
+        if self.komi.is_none() {
+            self.game.set_komi(rules.default_komi());
         }
     }
 
@@ -721,9 +767,10 @@ impl Engine {
                 return Ok(Failure("cannot load file".into()));
             }
         };
-        match record.to_game(None, self.game.rules(), limit) {
+        // The file's rules and komi hold for this game only; without `RU`,
+        // the engine's own rules.
+        match record.to_game(None, self.rules, limit) {
             Ok(game) => {
-                self.komi = game.komi();
                 self.game = game;
                 self.searcher.clear();
                 self.last_analysis = None;
@@ -1088,7 +1135,7 @@ impl Engine {
                     "quiet" => parse_bool(value).map(|v| p.quiet = v).is_some(),
                     "rules" => match Rules::parse(value) {
                         Ok(r) => {
-                            self.game.set_rules(r);
+                            self.set_rules(r);
                             true
                         }
                         Err(_) => false,
@@ -1222,6 +1269,32 @@ impl Engine {
         }
         Ok(Success(text))
     }
+}
+
+/// A progress line while pondering: the search is on the opponent's
+/// (`color`'s) turn, for the side that just moved, so the best move and
+/// win rate are the opponent's.
+fn ponder_line(a: &Analysis, size: usize, color: Color) -> String {
+    let (side, us) = (capitalised(color), capitalised(color.opponent()));
+    let rate = a.playouts as f64 / a.elapsed.as_secs_f64().max(1e-9);
+    let mut line = format!(
+        "kosumi: pondering for {us} on {side}'s turn: {} playouts ({rate:.0}/s)",
+        a.playouts
+    );
+    if let Some(c) = a.candidates.first() {
+        let pv: Vec<String> =
+            c.pv.iter()
+                .take(10)
+                .map(|&m| format_vertex(m, size))
+                .collect();
+        line.push_str(&format!(
+            ", {side}'s best reply {} win {:.1}% for {side}, pv {}",
+            format_vertex(c.mv, size),
+            a.winrate * 100.0,
+            pv.join(" ")
+        ));
+    }
+    line
 }
 
 fn capitalised(c: Color) -> &'static str {
@@ -1584,5 +1657,87 @@ mod tests {
         assert_eq!(back.board(), e.game().board());
         assert_eq!(back.moves(), e.game().moves());
         assert_eq!(back.handicap(), 2);
+    }
+
+    /// A scratch SGF file for `loadsgf`.
+    fn sgf_file(name: &str, text: &str) -> std::path::PathBuf {
+        let path =
+            std::env::temp_dir().join(format!("kosumi-engine-{}-{name}", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_files_rules_hold_for_its_game_only() {
+        let mut e = Engine::new(EngineOptions::default());
+        let chinese = sgf_file("ru.sgf", "(;GM[1]SZ[9]RU[Chinese];B[ee])");
+        let plain = sgf_file("plain.sgf", "(;GM[1]SZ[9];B[ee])");
+        run(&mut e, &format!("loadsgf {}", chinese.display()));
+        assert_eq!(e.game().rules(), Rules::new(crate::board::RuleSet::Chinese));
+        assert_eq!(e.game().komi(), 7.5);
+        // A file without RU: the engine's own rules, not the last file's.
+        run(&mut e, &format!("loadsgf {}", plain.display()));
+        assert_eq!(e.game().rules(), Rules::japanese());
+        assert_eq!(e.game().komi(), 6.5);
+        // A new game after a file brings back the engine's rules and komi.
+        for reset in ["clear_board", "boardsize 13"] {
+            run(&mut e, &format!("loadsgf {}", chinese.display()));
+            assert_eq!(run(&mut e, reset), "=\n\n");
+            assert_eq!(e.game().rules(), Rules::japanese(), "{reset}");
+            assert_eq!(e.game().komi(), 6.5, "{reset}");
+        }
+        let _ = std::fs::remove_file(chinese);
+        let _ = std::fs::remove_file(plain);
+    }
+
+    #[test]
+    fn command_line_rules_stand_until_a_command_changes_them() {
+        let mut e = Engine::new(EngineOptions {
+            rules: Rules::new(crate::board::RuleSet::Chinese),
+            ..EngineOptions::default()
+        });
+        assert_eq!(e.game().komi(), 7.5);
+        let japanese = sgf_file("jp.sgf", "(;GM[1]SZ[9]RU[Japanese]KM[0.5];B[ee])");
+        run(&mut e, &format!("loadsgf {}", japanese.display()));
+        assert_eq!(e.game().rules(), Rules::japanese());
+        assert_eq!(e.game().komi(), 0.5);
+        run(&mut e, "boardsize 9");
+        assert_eq!(e.game().rules(), Rules::new(crate::board::RuleSet::Chinese));
+        assert_eq!(e.game().komi(), 7.5);
+        // kgs-rules changes them for this game and every later one; komi
+        // follows the rules while no komi was given.
+        assert_eq!(run(&mut e, "kgs-rules japanese"), "=\n\n");
+        assert_eq!(e.game().rules(), Rules::japanese());
+        assert_eq!(e.game().komi(), 6.5);
+        run(&mut e, &format!("loadsgf {}", japanese.display()));
+        run(&mut e, "clear_board");
+        assert_eq!(e.game().rules(), Rules::japanese());
+        assert_eq!(run(&mut e, "kosumi-param rules chinese"), "=\n\n");
+        run(&mut e, "boardsize 19");
+        assert_eq!(e.game().rules(), Rules::new(crate::board::RuleSet::Chinese));
+        let _ = std::fs::remove_file(japanese);
+    }
+
+    #[test]
+    fn an_explicit_komi_stands_across_games() {
+        let mut e = Engine::new(EngineOptions {
+            komi: Some(0.5),
+            ..EngineOptions::default()
+        });
+        assert_eq!(e.game().komi(), 0.5);
+        run(&mut e, "kgs-rules chinese");
+        assert_eq!(e.game().komi(), 0.5, "--komi is kept over the rules' komi");
+        assert_eq!(run(&mut e, "komi 5"), "=\n\n");
+        let with_km = sgf_file("km.sgf", "(;GM[1]SZ[9]KM[2.5];B[ee])");
+        run(&mut e, &format!("loadsgf {}", with_km.display()));
+        assert_eq!(e.game().komi(), 2.5, "the file's komi for its game");
+        run(&mut e, "clear_board");
+        assert_eq!(e.game().komi(), 5.0, "then the last komi command's");
+        // The controller's komi after boardsize/clear_board, as GoGui and
+        // twogtp send it, is the game's.
+        run(&mut e, "boardsize 9\nclear_board\nkomi 7");
+        assert_eq!(e.game().komi(), 7.0);
+        assert!(run(&mut e, "showboard").contains("komi 7"));
+        let _ = std::fs::remove_file(with_km);
     }
 }

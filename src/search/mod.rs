@@ -51,7 +51,7 @@ pub mod tunables;
 
 pub use policy::Policy;
 pub use searcher::{default_playouts, Searcher};
-pub use time::Clock;
+pub use time::{Clock, Plan};
 pub use tunables::SearchWeights;
 
 use crate::board::Move;

@@ -2,3 +2,4 @@
 //! Helpers shared by integration tests.
 pub mod fuzz_checks;
 pub mod reference;
+pub mod tools;
