@@ -346,3 +346,6 @@ mod tests {
         assert_eq!(m.len(), 2);
     }
 }
+
+#[cfg(test)]
+mod query_tests;
