@@ -13,8 +13,13 @@ const GREY: RGBColor = RGBColor(150, 150, 150);
 /// Draws the chart of `r` into `path`.
 pub fn draw(r: &Review, path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let n = r.black.len().saturating_sub(1).max(1) as i32;
-    let max_lead = r
-        .black
+    // Black's view after each move, as the move comments give it.
+    let series: Vec<(f64, f64)> = r.black[..1]
+        .iter()
+        .copied()
+        .chain(r.moves.iter().map(|m| m.after))
+        .collect();
+    let max_lead = series
         .iter()
         .map(|b| b.1.abs())
         .fold(10.0f64, f64::max)
@@ -59,7 +64,7 @@ pub fn draw(r: &Review, path: &Path) -> Result<(), Box<dyn std::error::Error>> {
         .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], BLUE.stroke_width(2)));
     chart
         .draw_secondary_series(LineSeries::new(
-            r.black.iter().enumerate().map(|(i, b)| (i as i32, b.1)),
+            series.iter().enumerate().map(|(i, b)| (i as i32, b.1)),
             ORANGE.stroke_width(1),
         ))?
         .label("score lead")

@@ -155,8 +155,9 @@ pub fn review(record: GameRecord, args: &ReviewArgs) -> Result<Review, String> {
         allow: Vec::new(),
         avoid: Vec::new(),
     });
-    let mut positions = Vec::with_capacity(n + 1);
-    for turn in 0..=n {
+    // Each position holds its game's history: build them as the workers
+    // need them rather than all at once.
+    let position = |turn: usize| -> Result<Position, String> {
         let mut game = record
             .to_game(rules, Rules::japanese(), Some(turn + 1))
             .map_err(|e| e.to_string())?;
@@ -164,16 +165,21 @@ pub fn review(record: GameRecord, args: &ReviewArgs) -> Result<Review, String> {
             game.set_komi(k);
         }
         let to_move = moves.get(turn).map_or(game.to_move(), |m| m.0);
-        positions.push(Position {
+        Ok(Position {
             id: String::new(),
             turn,
             game,
             to_move,
             priority: 0,
             settings: Arc::clone(&settings),
-        });
-    }
-    let to_moves: Vec<Color> = positions.iter().map(|p| p.to_move).collect();
+        })
+    };
+    // An illegal move anywhere is an error before any search.
+    record
+        .to_game(rules, Rules::japanese(), None)
+        .map_err(|e| e.to_string())?;
+    let first = position(0)?;
+    let mut to_moves = vec![first.to_move];
     let results: Arc<Mutex<Vec<Option<Analysis>>>> = Arc::new(Mutex::new(vec![None; n + 1]));
     let done = Arc::new(AtomicUsize::new(0));
     let start = Instant::now();
@@ -211,7 +217,22 @@ pub fn review(record: GameRecord, args: &ReviewArgs) -> Result<Review, String> {
         Policy::default().with_patterns(Some(Model::embedded())),
         sink,
     );
-    pool.submit(positions);
+    pool.submit(vec![first]);
+    for turn in 1..=n {
+        while turn - done.load(Relaxed) > 4 * threads {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        match position(turn) {
+            Ok(p) => {
+                to_moves.push(p.to_move);
+                pool.submit(vec![p]);
+            }
+            Err(e) => {
+                pool.abandon();
+                return Err(e);
+            }
+        }
+    }
     pool.finish();
     let results = std::mem::take(&mut *results.lock().unwrap_or_else(|e| e.into_inner()));
     let analyses: Vec<Analysis> = results
@@ -229,20 +250,28 @@ pub fn review(record: GameRecord, args: &ReviewArgs) -> Result<Review, String> {
         .enumerate()
         .map(|(k, &(color, mv))| {
             let sign = if color == Color::Black { 1.0 } else { -1.0 };
-            let (before, after) = (black[k], black[k + 1]);
-            let loss = sign * (before.0 - after.0);
-            let score_loss = sign * (before.1 - after.1);
-            let best = analyses[k].candidates.first().map(|c| {
-                let (w, s) = black_view(
-                    &Analysis {
-                        winrate: c.winrate,
-                        score_lead: c.score_lead,
-                        ..Analysis::default()
-                    },
-                    to_moves[k],
-                );
+            let view = |c: &crate::search::Candidate| {
+                let a = Analysis {
+                    winrate: c.winrate,
+                    score_lead: c.score_lead,
+                    ..Analysis::default()
+                };
+                black_view(&a, to_moves[k])
+            };
+            let cands = &analyses[k].candidates;
+            let best = cands.first().map(|c| {
+                let (w, s) = view(c);
                 (c.mv, c.pv.clone(), w, s)
             });
+            // The played move judged against the best in the same search
+            // when it was searched enough: two searches with different
+            // players to move do not compare as well.
+            let enough = cands.first().map_or(u64::MAX, |b| (b.visits / 20).max(10));
+            let played = cands.iter().find(|c| c.mv == mv && c.visits >= enough);
+            let before = black[k];
+            let after = played.map_or(black[k + 1], view);
+            let loss = sign * (before.0 - after.0);
+            let score_loss = sign * (before.1 - after.1);
             let agreed = best.as_ref().is_some_and(|b| b.0 == mv);
             MoveReview {
                 number: k + 1,
