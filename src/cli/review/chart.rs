@@ -31,22 +31,26 @@ pub fn draw(r: &Review, path: &Path) -> Result<(), Box<dyn std::error::Error>> {
         _ => format!("kosumi review, {}", r.effort),
     };
     let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 18))
+        .caption(title, ("sans-serif", 24))
         .margin(12)
-        .x_label_area_size(32)
-        .y_label_area_size(48)
-        .right_y_label_area_size(48)
+        .x_label_area_size(40)
+        .y_label_area_size(56)
+        .right_y_label_area_size(56)
         .build_cartesian_2d(0..n, 0.0..100.0)?
         .set_secondary_coord(0..n, -max_lead..max_lead);
     chart
         .configure_mesh()
         .x_desc("move")
         .y_desc("Black's win rate (%)")
+        .label_style(("sans-serif", 16))
+        .axis_desc_style(("sans-serif", 16))
         .light_line_style(WHITE.mix(0.0))
         .draw()?;
     chart
         .configure_secondary_axes()
         .y_desc("score lead (points, + for Black)")
+        .label_style(("sans-serif", 16))
+        .axis_desc_style(("sans-serif", 16))
         .draw()?;
     chart.draw_series(LineSeries::new(
         [(0, 50.0), (n, 50.0)],
@@ -85,7 +89,8 @@ pub fn draw(r: &Review, path: &Path) -> Result<(), Box<dyn std::error::Error>> {
         .configure_series_labels()
         .background_style(WHITE.mix(0.8))
         .border_style(GREY)
-        .position(SeriesLabelPosition::UpperRight)
+        .label_font(("sans-serif", 16))
+        .position(SeriesLabelPosition::UpperLeft)
         .draw()?;
     root.present()?;
     Ok(())

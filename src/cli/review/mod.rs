@@ -104,6 +104,10 @@ pub struct Review {
     pub effort: String,
     /// The threshold, as a fraction.
     pub threshold: f64,
+    /// How much better a search finds the position for the player to move
+    /// than the previous search found the move that led to it (win rate,
+    /// points; the median over the moves both searches looked at).
+    pub tempo: (f64, f64),
 }
 
 impl Review {
@@ -245,33 +249,98 @@ pub fn review(record: GameRecord, args: &ReviewArgs) -> Result<Review, String> {
         .map(|(a, &c)| black_view(a, c))
         .collect();
     let threshold = args.threshold / 100.0;
+    let (judged, tempo) = judge(&moves, &analyses, &to_moves, &black, threshold);
+    let effort = match args.time {
+        Some(t) => format!("{t} s per position"),
+        None => format!("{} playouts per position", args.playouts),
+    };
+    Ok(Review {
+        size: record.size,
+        record,
+        black,
+        moves: judged,
+        effort,
+        threshold,
+        tempo,
+    })
+}
+
+/// Judges every move. Its value blends two estimates, weighted by their
+/// playouts: the played move's own value in the search before it, and the
+/// next search's value of the position it made (that search's best move),
+/// corrected by the game's tempo bias. Returns the moves and that bias.
+///
+/// Why: a move the search gave few playouts has a noisy value of its own
+/// (twelve playouts: about 14 points of win rate either way), while the
+/// next search rates the position a little better for its player to move
+/// than the previous search rated the move that led there (the best of
+/// many noisy estimates is optimistic). The median of that gap over the
+/// moves the first search looked at well (100 playouts or more) corrects it.
+fn judge(
+    moves: &[(Color, Move)],
+    analyses: &[Analysis],
+    to_moves: &[Color],
+    black: &[(f64, f64)],
+    threshold: f64,
+) -> (Vec<MoveReview>, (f64, f64)) {
+    let view = |k: usize, c: &crate::search::Candidate| {
+        let a = Analysis {
+            winrate: c.winrate,
+            score_lead: c.score_lead,
+            ..Analysis::default()
+        };
+        black_view(&a, to_moves[k])
+    };
+    let played = |k: usize| {
+        analyses[k]
+            .candidates
+            .iter()
+            .find(|c| c.mv == moves[k].1 && c.visits > 0)
+    };
+    let weight = |k: usize| analyses[k].candidates.first().map_or(0, |c| c.visits) as f64;
+    let sign = |c: Color| if c == Color::Black { 1.0 } else { -1.0 };
+    // The gap, in the mover's favour, between the played move's value in
+    // its search and the next search's value of the position it made.
+    let (mut gap_w, mut gap_s): (Vec<f64>, Vec<f64>) = (0..moves.len())
+        .filter_map(|k| {
+            let c = played(k).filter(|c| c.visits >= 100)?;
+            let own = view(k, c);
+            let next = black[k + 1];
+            let s = sign(moves[k].0);
+            Some((s * (own.0 - next.0), s * (own.1 - next.1)))
+        })
+        .unzip();
+    let median = |v: &mut Vec<f64>| {
+        if v.len() < 5 {
+            return 0.0;
+        }
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let tempo = (median(&mut gap_w), median(&mut gap_s));
     let judged = moves
         .iter()
         .enumerate()
         .map(|(k, &(color, mv))| {
-            let sign = if color == Color::Black { 1.0 } else { -1.0 };
-            let view = |c: &crate::search::Candidate| {
-                let a = Analysis {
-                    winrate: c.winrate,
-                    score_lead: c.score_lead,
-                    ..Analysis::default()
-                };
-                black_view(&a, to_moves[k])
-            };
-            let cands = &analyses[k].candidates;
-            let best = cands.first().map(|c| {
-                let (w, s) = view(c);
-                (c.mv, c.pv.clone(), w, s)
+            let s = sign(color);
+            let best = analyses[k].candidates.first().map(|c| {
+                let (w, sc) = view(k, c);
+                (c.mv, c.pv.clone(), w, sc)
             });
-            // The played move judged against the best in the same search
-            // when it was searched enough: two searches with different
-            // players to move do not compare as well.
-            let enough = cands.first().map_or(u64::MAX, |b| (b.visits / 20).max(10));
-            let played = cands.iter().find(|c| c.mv == mv && c.visits >= enough);
             let before = black[k];
-            let after = played.map_or(black[k + 1], view);
-            let loss = sign * (before.0 - after.0);
-            let score_loss = sign * (before.1 - after.1);
+            let next = black[k + 1];
+            let next = ((next.0 + s * tempo.0).clamp(0.0, 1.0), next.1 + s * tempo.1);
+            let after = match played(k) {
+                Some(c) => {
+                    let own = view(k, c);
+                    let (n, m) = (c.visits as f64, weight(k + 1).max(1.0));
+                    let mix = |a: f64, b: f64| (n * a + m * b) / (n + m);
+                    (mix(own.0, next.0), mix(own.1, next.1))
+                }
+                None => next,
+            };
+            let loss = s * (before.0 - after.0);
+            let score_loss = s * (before.1 - after.1);
             let agreed = best.as_ref().is_some_and(|b| b.0 == mv);
             MoveReview {
                 number: k + 1,
@@ -286,18 +355,7 @@ pub fn review(record: GameRecord, args: &ReviewArgs) -> Result<Review, String> {
             }
         })
         .collect();
-    let effort = match args.time {
-        Some(t) => format!("{t} s per position"),
-        None => format!("{} playouts per position", args.playouts),
-    };
-    Ok(Review {
-        size: record.size,
-        record,
-        black,
-        moves: judged,
-        effort,
-        threshold,
-    })
+    (judged, tempo)
 }
 
 fn default_out(game: &Path) -> PathBuf {
@@ -357,11 +415,13 @@ pub fn run(args: &ReviewArgs) -> i32 {
         let mistakes = review.moves.iter().filter(|m| m.mistake).count();
         let pct = |(a, n): (usize, usize)| 100.0 * a as f64 / n.max(1) as f64;
         eprintln!(
-            "kosumi review: {} moves in {:.1} s; {mistakes} mistakes; kosumi's first choice was played {:.0}% (Black) and {:.0}% (White) of the time; wrote {}",
+            "kosumi review: {} moves in {:.1} s; {mistakes} mistakes; kosumi's first choice was played {:.0}% (Black) and {:.0}% (White) of the time; tempo correction {:.1}% and {:.1} points; wrote {}",
             review.moves.len(),
             start.elapsed().as_secs_f64(),
             pct(review.agreement(Color::Black)),
             pct(review.agreement(Color::White)),
+            review.tempo.0 * 100.0,
+            review.tempo.1,
             out.display()
         );
     }
