@@ -99,6 +99,9 @@ fn bad_input_is_a_clear_error() {
     assert!(String::from_utf8_lossy(&r.stderr).contains("cannot read"));
     let r = review(&[GAME, "--threshold", "0"]);
     assert_eq!(r.status.code(), Some(2));
+    let r = review(&[GAME, "--out", "/no/such/dir/out.sgf"]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("cannot write"));
     let illegal = tmp("illegal.sgf");
     std::fs::write(&illegal, "(;SZ[9];B[ee];W[ee])").unwrap();
     let r = review(&[illegal.to_str().unwrap()]);

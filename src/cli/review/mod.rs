@@ -392,6 +392,18 @@ pub fn run(args: &ReviewArgs) -> i32 {
             return 1;
         }
     };
+    // Unwritable outputs are found before the search, not after it.
+    let out = args.out.clone().unwrap_or_else(|| default_out(&args.game));
+    for path in std::iter::once(&out).chain(args.chart.as_ref()) {
+        let probe = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path);
+        if let Err(e) = probe {
+            eprintln!("kosumi review: cannot write {}: {e}", path.display());
+            return 1;
+        }
+    }
     let start = Instant::now();
     let review = match review(record, args) {
         Ok(r) => r,
@@ -400,7 +412,6 @@ pub fn run(args: &ReviewArgs) -> i32 {
             return 1;
         }
     };
-    let out = args.out.clone().unwrap_or_else(|| default_out(&args.game));
     if let Err(e) = std::fs::write(&out, sgf_out::write(&review, args.top)) {
         eprintln!("kosumi review: cannot write {}: {e}", out.display());
         return 1;
