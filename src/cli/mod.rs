@@ -1,6 +1,6 @@
 //! Command-line interface: the GTP engine (default) and the subcommands
-//! `match`, `stress`, `bench`, `score`, `selfplay`, `train-patterns` and
-//! `patterns`.
+//! `match`, `stress`, `bench`, `score`, `selfplay`, `train-patterns`,
+//! `patterns`, `analysis` and `review`.
 
 /// `println!` for command output: when stdout is closed (`kosumi score
 /// *.sgf | head -1`) the process ends quietly instead of panicking.
@@ -10,11 +10,13 @@ macro_rules! outln {
     };
 }
 
+pub mod analysis;
 pub mod bench;
 pub mod gtp_client;
 pub mod match_cmd;
 pub mod patterns;
 pub mod progress;
+pub mod review;
 pub mod score_cmd;
 pub mod selfplay;
 pub mod stress;
@@ -68,6 +70,10 @@ enum Command {
     TrainPatterns(patterns::TrainArgs),
     /// Tools for the learned move patterns (move prediction).
     Patterns(patterns::PatternsArgs),
+    /// KataGo's JSON analysis protocol on stdin/stdout (for KaTrain, lizgoban, ...).
+    Analysis(analysis::AnalysisArgs),
+    /// Review a game: an annotated SGF (win rates, mistakes, better moves) and a chart.
+    Review(review::ReviewArgs),
 }
 
 /// Options of the GTP engine.
@@ -225,7 +231,8 @@ fn run_gtp(args: &GtpArgs) -> i32 {
 
 /// Entry point of the `kosumi` binary; returns the process exit status.
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    let args = analysis::katago_style_args(std::env::args_os().collect());
+    let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -243,6 +250,8 @@ pub fn main() -> i32 {
         Some(Command::Selfplay(args)) => selfplay::run(args),
         Some(Command::TrainPatterns(args)) => patterns::train(args),
         Some(Command::Patterns(args)) => patterns::run(args),
+        Some(Command::Analysis(args)) => analysis::run(args),
+        Some(Command::Review(args)) => review::run(args),
     }
 }
 

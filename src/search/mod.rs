@@ -145,6 +145,8 @@ pub struct Candidate {
     pub score_lead: f64,
     /// Principal variation starting with `mv`.
     pub pv: Vec<Move>,
+    /// Playouts through each move of `pv`.
+    pub pv_visits: Vec<u64>,
 }
 
 /// A snapshot of the search: what analysis streams and logs report.
@@ -163,6 +165,10 @@ pub struct Analysis {
     /// Ownership per board point, row by row from the top-left, in [-1, 1],
     /// positive for Black. Empty when not computed.
     pub ownership: Vec<f64>,
+    /// Prior of every root move the search may play, visited or not, in
+    /// [0, 1] and summing to 1 (the analysis protocol's `policy`). Empty
+    /// before the root is expanded.
+    pub policy: Vec<(Move, f64)>,
 }
 
 /// The move the player chose.

@@ -754,6 +754,7 @@ impl Shared<'_> {
                 let w = c.winrate();
                 let (pn, pv) = c.prior();
                 let mut pv_moves = vec![code_move(c.mv.load(Relaxed))];
+                let mut pv_visits = vec![c.visits() as u64];
                 let mut node: &Node = c;
                 while pv_moves.len() < 30 {
                     let Some((first, k)) = node.children() else {
@@ -767,6 +768,7 @@ impl Shared<'_> {
                         break;
                     };
                     pv_moves.push(code_move(next.mv.load(Relaxed)));
+                    pv_visits.push(next.visits() as u64);
                     node = next;
                 }
                 Candidate {
@@ -777,6 +779,7 @@ impl Shared<'_> {
                     lcb: (w - 1.96 * (w * (1.0 - w) / n).sqrt() - 0.5 / n).max(0.0),
                     score_lead: c.mean_score(),
                     pv: pv_moves,
+                    pv_visits,
                 }
             })
             .collect();
@@ -798,6 +801,13 @@ impl Shared<'_> {
             Vec::new()
         };
         let _ = size;
+        let policy = children
+            .iter()
+            .map(|c| {
+                let (n, v) = c.prior();
+                (code_move(c.mv.load(Relaxed)), n * v / prior_sum)
+            })
+            .collect();
         Analysis {
             playouts: self.done.load(Relaxed),
             elapsed,
@@ -805,6 +815,7 @@ impl Shared<'_> {
             score_lead,
             candidates,
             ownership,
+            policy,
         }
     }
 }
