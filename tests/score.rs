@@ -322,3 +322,42 @@ fn table_lines_need_three_columns() {
     let e = parse_table("a\tb\n").unwrap_err();
     assert!(e.starts_with("line 1: expected 3"), "{e}");
 }
+
+#[test]
+fn marked_games_carry_territory_and_the_result() {
+    use kosumi::cli::score_cmd::score_file;
+    let dir = std::env::temp_dir().join(format!("kosumi-score-marked-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Walls on D and E, a dead white stone at B2 in Black's area, and the
+    // players' own (wrong) marks, which must not survive.
+    let b: String = (0..9)
+        .map(|y| format!("[d{}]", (b'a' + y) as char))
+        .collect();
+    let w: String = (0..9)
+        .map(|y| format!("[e{}]", (b'a' + y) as char))
+        .collect();
+    let path = dir.join("walls.sgf");
+    std::fs::write(
+        &path,
+        format!("(;GM[1]SZ[9]KM[0.5]RU[Japanese]AB{b}AW{w};W[bh];B[]TB[aa]TW[ii])"),
+    )
+    .unwrap();
+    let out = score_file(&path, &Options::default()).unwrap();
+    assert_eq!(out.score.to_string(), "W+8.5");
+    let record = kosumi::sgf::Collection::parse(out.marked_sgf.as_bytes()).unwrap();
+    let last = record.main_line(record.games()[0]).last().unwrap();
+    assert_eq!(
+        last.get("TB").unwrap().len(),
+        27,
+        "A-C, the dead stone's point too"
+    );
+    assert!(last.get("TB").unwrap().iter().any(|v| v == "bh"));
+    assert_eq!(last.get("TW").unwrap().len(), 36);
+    assert!(last.first("C").unwrap().starts_with("kosumi counts W+8.5"));
+    let marks: usize = record
+        .main_line(record.games()[0])
+        .map(|n| n.get("TB").map_or(0, <[String]>::len))
+        .sum();
+    assert_eq!(marks, 27, "the players' TB is gone");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -4,12 +4,13 @@
 //! see the moves alone, never `RE`, `TB` or `TW`.
 
 use super::source::GameFile;
-use super::{judge, parse_result, Options};
+use super::{judge, marked_sgf, parse_result, Options};
 use crate::board::Rules;
 use crate::cli::gtp_client::{GtpEngine, StderrMode};
 use crate::score::{self, Score};
 use crate::sgf::GameRecord;
 use std::cmp::Ordering as Cmp;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -26,6 +27,8 @@ pub struct CheckOptions {
     pub gnugo: Option<String>,
     /// Print a progress line on stderr every so many games (0: never).
     pub progress_every: usize,
+    /// Write each counted game here with the count marked.
+    pub sgf_out: Option<PathBuf>,
 }
 
 /// Tallies of one counter (kosumi or the reference engine).
@@ -251,28 +254,48 @@ fn count_one(
         let recorded = parse_result(&re).ok_or_else(|| format!("RE[{re}] is not a count"))?;
         Ok((record, re, recorded))
     });
-    let result = prepared
-        .as_ref()
-        .map_err(Clone::clone)
-        .and_then(|(record, re, recorded)| {
-            let g = record
-                .to_game(opts.rules, Rules::japanese(), None)
-                .map_err(|e| e.to_string())?;
-            let start = Instant::now();
-            let j = judge(&g, opts);
-            let ours = score::count(&g, &j);
-            Ok(Counted {
+    let result = match &prepared {
+        Ok((record, re, recorded)) => {
+            count_record(game, record, opts, check).map(|(ours, time)| Counted {
                 ours,
                 recorded: *recorded,
                 re: re.clone(),
-                time: start.elapsed(),
+                time,
             })
-        });
+        }
+        Err(e) => Err(e.clone()),
+    };
     let gnugo = match (&check.gnugo, &prepared) {
         (Some(cmd), Ok((record, _, _))) => Some(ask_reference(cmd, record, reference)),
         _ => None,
     };
     Outcome { result, gnugo }
+}
+
+/// kosumi's count of a (blind) record and its time; writes the marked game
+/// when asked to.
+fn count_record(
+    game: &GameFile,
+    record: &GameRecord,
+    opts: &Options,
+    check: &CheckOptions,
+) -> Result<(Score, Duration), String> {
+    let g = record
+        .to_game(opts.rules, Rules::japanese(), None)
+        .map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let j = judge(&g, opts);
+    let ours = score::count(&g, &j);
+    let time = start.elapsed();
+    if let Some(dir) = &check.sgf_out {
+        let mut file = game.name.replace(['/', ':', '\\'], "_");
+        if !file.ends_with(".sgf") {
+            file.push_str(".sgf");
+        }
+        let text = marked_sgf(record, &g, &j, &ours);
+        std::fs::write(dir.join(&file), text).map_err(|e| format!("{file}: {e}"))?;
+    }
+    Ok((ours, time))
 }
 
 /// How long the reference engine may take over one game.

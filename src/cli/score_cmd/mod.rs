@@ -10,8 +10,8 @@
 //! comparison: the scorer sees a [`Game`] built from the moves alone, never
 //! `RE`, `TB` or `TW`.
 
-use crate::board::{Color, Game, Rules};
-use crate::score::{self, Judgement, Owner, PointStatus, Score};
+use crate::board::{Bitboard, Color, Game, Rules};
+use crate::score::{self, Judgement, Owner, PointStatus, Reason, Score};
 use crate::sgf::GameRecord;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -62,6 +62,11 @@ pub struct ScoreArgs {
     /// Worker threads for `--list` and `--tsv` (default: available cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Write each counted game to this folder with the count marked: `TB`
+    /// and `TW` territory (dead stones' points included) and the result in
+    /// a comment, on a node after the last move.
+    #[arg(long, value_name = "DIR")]
+    pub sgf_out: Option<PathBuf>,
     /// Print no diagrams, only scores; no progress lines.
     #[arg(long, short)]
     pub quiet: bool,
@@ -97,12 +102,26 @@ pub fn run(args: &ScoreArgs) -> i32 {
         seed: args.seed,
     };
     let mut status = 0;
+    if let Some(dir) = &args.sgf_out {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("kosumi score: {}: {e}", dir.display());
+            return 1;
+        }
+    }
     for path in &args.files {
         match score_file(path, &opts) {
             Ok(out) => {
                 outln!("{}: {}", path.display(), out.score);
                 if !args.quiet {
                     outln!("{}", out.diagram);
+                }
+                if let Some(dir) = &args.sgf_out {
+                    let name = path.file_name().unwrap_or(path.as_os_str());
+                    let to = dir.join(name);
+                    if let Err(e) = std::fs::write(&to, &out.marked_sgf) {
+                        eprintln!("kosumi score: {}: {e}", to.display());
+                        status = 1;
+                    }
                 }
             }
             Err(e) => {
@@ -146,6 +165,7 @@ fn report(games: &[GameFile], opts: &Options, args: &ScoreArgs) -> i32 {
     let check = CheckOptions {
         threads,
         gnugo: args.gnugo.clone(),
+        sgf_out: args.sgf_out.clone(),
         progress_every: if args.quiet {
             0
         } else {
@@ -179,6 +199,8 @@ pub struct Counted {
     pub diagram: String,
     /// Time the judgement and count took.
     pub time: Duration,
+    /// The game with the count marked (see [`marked_sgf`]).
+    pub marked_sgf: String,
 }
 
 /// Judges life and death with the seed and playouts the options give.
@@ -208,7 +230,49 @@ pub fn score_file(path: &Path, opts: &Options) -> Result<Counted, String> {
         score: s,
         diagram: diagram(&game, &j),
         time,
+        marked_sgf: marked_sgf(&record, &game, &j, &s),
     })
+}
+
+/// The record with the count marked for SGF viewers (Sabaki, GoGui): a
+/// node after the last move holding `TB` and `TW` (each side's territory,
+/// the points of the other side's dead stones included) and a comment with
+/// the score and each unsettled group's status and reason. The record's
+/// own `TB`/`TW` are dropped.
+pub fn marked_sgf(record: &GameRecord, game: &Game, j: &Judgement, s: &Score) -> String {
+    let mut record = record.clone();
+    record.extra.retain(|(id, _)| id != "TB" && id != "TW");
+    let text = record.to_sgf();
+    let mut out = text.trim_end().trim_end_matches(')').to_string();
+    out.push(';');
+    for (ident, c) in [("TB", Color::Black), ("TW", Color::White)] {
+        let points = j.territory(Some(c));
+        if points.is_empty() {
+            continue;
+        }
+        out.push_str(ident);
+        for p in points {
+            out.push('[');
+            out.push(char::from(b'a' + p.x() as u8));
+            out.push(char::from(b'a' + p.y() as u8));
+            out.push(']');
+        }
+    }
+    let comment = format!(
+        "kosumi counts {s} (Black {}, White {})\n{}",
+        s.black,
+        s.white,
+        groups(game, j)
+    );
+    out.push_str("C[");
+    for ch in comment.chars() {
+        if ch == ']' || ch == '\\' {
+            out.push('\\');
+        }
+        out.push(ch);
+    }
+    out.push_str("])\n");
+    out
 }
 
 /// Black's margin a result string gives (`B+3.5` → 3.5, `W+0.5` → -0.5,
@@ -255,6 +319,36 @@ pub fn diagram(game: &Game, j: &Judgement) -> String {
     });
     s.push_str(LEGEND);
     s.push('\n');
+    s.push_str(&groups(game, j));
+    s
+}
+
+/// One line per chain not settled by Benson's algorithm: its colour, a
+/// stone, its size, its status and why.
+pub fn groups(game: &Game, j: &Judgement) -> String {
+    let board = game.board();
+    let mut s = String::new();
+    for c in Color::ALL {
+        let stones = board.stones(c);
+        let mut left = stones;
+        while let Some(p) = left.first() {
+            let chain = Bitboard::flood_fill([p].into_iter().collect(), stones);
+            left &= !chain;
+            let (Some(status), Some(why)) = (j.status(p), j.reason(p)) else {
+                continue;
+            };
+            if why == Reason::Benson {
+                continue;
+            }
+            s.push_str(&format!(
+                "{} {} ({} stones): {}: {why}\n",
+                c.letter(),
+                p.to_gtp(board.size()),
+                chain.count(),
+                status.name()
+            ));
+        }
+    }
     s
 }
 
