@@ -414,6 +414,14 @@ fn settle_seki_neighbours(board: &Board, calls: &mut Calls) {
                     continue;
                 }
                 let libs = board.liberties_bb(p);
+                // A chain in atari the seki chain can take safely is a
+                // stone in its eye, not a seki partner.
+                let takeable = libs.first().filter(|_| libs.count() == 1).is_some_and(|l| {
+                    board.is_legal(l, c.opponent()) && !board.is_self_atari(l, c.opponent())
+                });
+                if takeable {
+                    continue;
+                }
                 let seki_next = (libs.neighbours() & board.stones(c.opponent()))
                     .iter()
                     .any(|q| calls.status[q.index()] == PointStatus::Seki);
@@ -444,9 +452,13 @@ fn confirm_seki(board: &Board, calls: &mut Calls) {
         if (region & !stones).count() > confirm::MAX_EMPTY {
             continue;
         }
-        let mut playable = region | dame_liberties(board, region, &calls.status);
+        // Dead stones in the region's eyes: their points are played on
+        // once they are taken.
+        let dead = marked(on & stones, &calls.status, PointStatus::Dead);
+        let inside = Bitboard::flood_fill((region & !stones).neighbours() & dead, dead);
+        let mut playable = region | inside | dame_liberties(board, region, &calls.status);
         if (playable & !stones).count() > confirm::MAX_EMPTY {
-            playable = region;
+            playable = region | inside;
         }
         // Chains of each colour in the region the other side can kill.
         let mut killable = [Vec::new(), Vec::new()];
