@@ -2,6 +2,7 @@
 
 use super::benson::unconditionally_alive;
 use super::confirm;
+use super::enclosed::read_enclosed_groups;
 use super::playout::{tally, Tally};
 use super::{Judgement, PointStatus, Reason};
 use crate::board::{Bitboard, Board, Color, FastRng, Game, Point, RuleSet};
@@ -147,13 +148,14 @@ fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> (Calls, Bitboard) {
     read_races(board, &mut calls, &unsure, safe_both, shaky);
     settle_seki_neighbours(board, &mut calls);
     confirm_seki(board, &mut calls);
-    let killed = read_eye_spaces(board, &mut calls, &survival, safe_both, shaky);
+    let mut killed = read_eye_spaces(board, &mut calls, &survival, safe_both, shaky);
+    killed |= read_enclosed_groups(board, &mut calls, safe_both, shaky);
     (calls, killed)
 }
 
 /// Most points (empty or enemy stones) an enclosed area may have to count
 /// as a small eye space in [`read_eye_spaces`].
-const EYE_SPACE: usize = 10;
+pub(super) const EYE_SPACE: usize = 10;
 
 /// Most empty points a bigger area of enemy stones may have to be read as
 /// a race rather than as an eye space to live in.
@@ -520,24 +522,24 @@ fn dame_liberties(board: &Board, region: Bitboard, status: &[PointStatus]) -> Bi
 }
 
 /// The points of `stones` whose status is `s`.
-fn marked(stones: Bitboard, status: &[PointStatus], s: PointStatus) -> Bitboard {
+pub(super) fn marked(stones: Bitboard, status: &[PointStatus], s: PointStatus) -> Bitboard {
     stones.iter().filter(|p| status[p.index()] == s).collect()
 }
 
-fn single(p: Point) -> Bitboard {
+pub(super) fn single(p: Point) -> Bitboard {
     let mut b = Bitboard::EMPTY;
     b.insert(p);
     b
 }
 
 /// Each stone's status and why, per padded index.
-struct Calls {
-    status: Vec<PointStatus>,
-    reasons: Vec<Reason>,
+pub(super) struct Calls {
+    pub(super) status: Vec<PointStatus>,
+    pub(super) reasons: Vec<Reason>,
 }
 
 impl Calls {
-    fn set(&mut self, stones: Bitboard, s: PointStatus, why: Reason) {
+    pub(super) fn set(&mut self, stones: Bitboard, s: PointStatus, why: Reason) {
         for q in stones.iter() {
             self.status[q.index()] = s;
             self.reasons[q.index()] = why;
