@@ -2,7 +2,6 @@
 
 use super::benson::unconditionally_alive;
 use super::confirm;
-use super::enclosed::read_enclosed_groups;
 use super::playout::{tally, Tally};
 use super::{Judgement, PointStatus, Reason};
 use crate::board::{Bitboard, Board, Color, FastRng, Game, Point, RuleSet};
@@ -148,14 +147,13 @@ fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> (Calls, Bitboard) {
     read_races(board, &mut calls, &unsure, safe_both, shaky);
     settle_seki_neighbours(board, &mut calls);
     confirm_seki(board, &mut calls);
-    let mut killed = read_eye_spaces(board, &mut calls, &survival, safe_both, shaky);
-    killed |= read_enclosed_groups(board, &mut calls, safe_both, shaky);
+    let killed = read_eye_spaces(board, &mut calls, &survival, safe_both, shaky);
     (calls, killed)
 }
 
 /// Most points (empty or enemy stones) an enclosed area may have to count
 /// as a small eye space in [`read_eye_spaces`].
-pub(super) const EYE_SPACE: usize = 10;
+const EYE_SPACE: usize = 10;
 
 /// Most empty points a bigger area of enemy stones may have to be read as
 /// a race rather than as an eye space to live in.
@@ -522,24 +520,24 @@ fn dame_liberties(board: &Board, region: Bitboard, status: &[PointStatus]) -> Bi
 }
 
 /// The points of `stones` whose status is `s`.
-pub(super) fn marked(stones: Bitboard, status: &[PointStatus], s: PointStatus) -> Bitboard {
+fn marked(stones: Bitboard, status: &[PointStatus], s: PointStatus) -> Bitboard {
     stones.iter().filter(|p| status[p.index()] == s).collect()
 }
 
-pub(super) fn single(p: Point) -> Bitboard {
+fn single(p: Point) -> Bitboard {
     let mut b = Bitboard::EMPTY;
     b.insert(p);
     b
 }
 
 /// Each stone's status and why, per padded index.
-pub(super) struct Calls {
-    pub(super) status: Vec<PointStatus>,
-    pub(super) reasons: Vec<Reason>,
+struct Calls {
+    status: Vec<PointStatus>,
+    reasons: Vec<Reason>,
 }
 
 impl Calls {
-    pub(super) fn set(&mut self, stones: Bitboard, s: PointStatus, why: Reason) {
+    fn set(&mut self, stones: Bitboard, s: PointStatus, why: Reason) {
         for q in stones.iter() {
             self.status[q.index()] = s;
             self.reasons[q.index()] = why;

@@ -36,7 +36,6 @@
 
 mod benson;
 mod confirm;
-mod enclosed;
 mod judge;
 mod playout;
 
@@ -95,9 +94,6 @@ pub enum Reason {
     /// Its eye space is killed, the attacker moving first (read out under
     /// the confirmation rules).
     EyeSpaceKilled,
-    /// Shut inside the opponent's area: once the opponent fills its
-    /// outside liberties, its eye space is killed, attacker first (read).
-    ShutIn,
     /// An enemy stone inside a group read dead.
     InsideDeadGroup,
     /// The rules count every stone (Tromp-Taylor).
@@ -117,9 +113,6 @@ impl fmt::Display for Reason {
             Reason::SekiBroken => f.write_str("seki broken, attacker first (read)"),
             Reason::SekiPartnerDies => f.write_str("its seki partner dies (read)"),
             Reason::EyeSpaceKilled => f.write_str("eye space killed, attacker first (read)"),
-            Reason::ShutIn => {
-                f.write_str("shut in: outside liberties filled, eye space killed (read)")
-            }
             Reason::InsideDeadGroup => f.write_str("inside a dead group"),
             Reason::Rules => f.write_str("the rules keep every stone"),
         }
