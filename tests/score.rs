@@ -25,8 +25,8 @@ fn dev_set_agrees_with_people() {
         println!("{line}");
     }
     println!("{}", report.summary());
-    assert_eq!(report.errors, 0);
-    assert_eq!(report.compared, 190);
+    assert_eq!(report.errors(), 0);
+    assert_eq!(report.compared(), 190);
     assert!(
         report.agreement() >= DEV_AGREEMENT,
         "agreement {:.3} below {DEV_AGREEMENT}",
@@ -179,4 +179,187 @@ fn a_closed_output_pipe_ends_the_command_quietly() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{:?}: {stderr}", out.status);
     assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// A scratch folder laid out like the shared data: `scoring/table.tsv` and
+/// `kgs-6d/*.tar.gz`, the archives built here.
+fn archived_games(tag: &str) -> PathBuf {
+    use flate2::{write::GzEncoder, Compression};
+    let root = std::env::temp_dir().join(format!("kosumi-score-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("scoring")).unwrap();
+    std::fs::create_dir_all(root.join("kgs-6d")).unwrap();
+    // A black wall on column D, a white one on E: Black 27, White 36 + komi.
+    let wall = |re: &str| {
+        let b: String = (0..9)
+            .map(|y| format!("[d{}]", (b'a' + y) as char))
+            .collect();
+        let w: String = (0..9)
+            .map(|y| format!("[e{}]", (b'a' + y) as char))
+            .collect();
+        format!("(;GM[1]SZ[9]KM[0.5]RU[Japanese]RE[{re}]AB{b}AW{w})")
+    };
+    let members = [
+        ("g/right.sgf", wall("W+9.5")),
+        ("g/wrong.sgf", wall("B+2.5")),
+        ("g/unlisted.sgf", wall("W+9.5")),
+        ("g/resigned.sgf", wall("B+R")),
+    ];
+    let gz = GzEncoder::new(
+        std::fs::File::create(root.join("kgs-6d/a.tar.gz")).unwrap(),
+        Compression::fast(),
+    );
+    let mut tar = tar::Builder::new(gz);
+    for (name, text) in &members {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(text.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        tar.append_data(&mut header, name, text.as_bytes()).unwrap();
+    }
+    tar.into_inner().unwrap().finish().unwrap();
+    std::fs::write(
+        root.join("scoring/table.tsv"),
+        "# archive\tmember\thalf\n\
+         a.tar.gz\tg/right.sgf\ttune\n\
+         a.tar.gz\tg/wrong.sgf\ttune\n\
+         a.tar.gz\tg/missing.sgf\tvalidate\n\
+         a.tar.gz\tg/resigned.sgf\tvalidate\n\
+         b.tar.gz\tg/right.sgf\tvalidate\n",
+    )
+    .unwrap();
+    root
+}
+
+#[test]
+fn table_games_are_read_out_of_their_archives() {
+    use kosumi::cli::score_cmd::source::{default_archives, from_table, Pick};
+    let root = archived_games("read");
+    let table = root.join("scoring/table.tsv");
+    let archives = default_archives(&table);
+    let all = Pick {
+        half: None,
+        every: 1,
+        first: None,
+    };
+    let games = from_table(&table, &archives, &all).unwrap();
+    let names: Vec<&str> = games.iter().map(|g| g.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "a.tar.gz:g/right.sgf",
+            "a.tar.gz:g/wrong.sgf",
+            "a.tar.gz:g/missing.sgf",
+            "a.tar.gz:g/resigned.sgf",
+            "b.tar.gz:g/right.sgf"
+        ]
+    );
+    assert!(games[0].sgf.as_ref().unwrap().starts_with(b"(;GM[1]"));
+    assert_eq!(games[2].sgf.as_ref().unwrap_err(), "not in the archive");
+    assert!(games[4].sgf.is_err(), "b.tar.gz does not exist");
+
+    // Halves, every n-th (the n-th, 2n-th, ...) and a cap.
+    let tune = Pick {
+        half: Some("tune"),
+        ..all
+    };
+    let games = from_table(&table, &archives, &tune).unwrap();
+    assert_eq!(games.len(), 2);
+    let second = Pick {
+        half: Some("validate"),
+        every: 2,
+        first: Some(5),
+    };
+    let games = from_table(&table, &archives, &second).unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].name, "a.tar.gz:g/resigned.sgf");
+    let capped = Pick {
+        first: Some(1),
+        ..all
+    };
+    assert_eq!(from_table(&table, &archives, &capped).unwrap().len(), 1);
+    let nothing = Pick {
+        half: Some("other"),
+        ..all
+    };
+    assert!(from_table(&table, &archives, &nothing).is_err());
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn table_checks_report_misses_and_errors() {
+    use kosumi::cli::score_cmd::source::{default_archives, from_table, Pick};
+    use kosumi::cli::score_cmd::{check_games, CheckOptions};
+    let root = archived_games("check");
+    let table = root.join("scoring/table.tsv");
+    let pick = Pick {
+        half: None,
+        every: 1,
+        first: None,
+    };
+    let games = from_table(&table, &default_archives(&table), &pick).unwrap();
+    let check = CheckOptions {
+        threads: 2,
+        ..CheckOptions::default()
+    };
+    let report = check_games(&games, &Options::default(), &check);
+    assert_eq!(report.ours.compared, 2);
+    assert_eq!(report.ours.exact, 1);
+    assert_eq!(report.ours.winner, 1);
+    assert_eq!(report.errors(), 3, "{:?}", report.lines);
+    assert!(report.lines.iter().any(|l| l.starts_with(
+        "miss a.tar.gz:g/wrong.sgf: ours W+9.5, record B+2.5 (off by -12), wrong winner"
+    )));
+    assert!(report
+        .lines
+        .iter()
+        .any(|l| l.contains("RE[B+R] is not a count")));
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn table_lines_need_three_columns() {
+    use kosumi::cli::score_cmd::source::parse_table;
+    assert!(parse_table("# header\n\na\tb\ttune\n").unwrap().len() == 1);
+    let e = parse_table("a\tb\n").unwrap_err();
+    assert!(e.starts_with("line 1: expected 3"), "{e}");
+}
+
+#[test]
+fn marked_games_carry_territory_and_the_result() {
+    use kosumi::cli::score_cmd::score_file;
+    let dir = std::env::temp_dir().join(format!("kosumi-score-marked-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Walls on D and E, a dead white stone at B2 in Black's area, and the
+    // players' own (wrong) marks, which must not survive.
+    let b: String = (0..9)
+        .map(|y| format!("[d{}]", (b'a' + y) as char))
+        .collect();
+    let w: String = (0..9)
+        .map(|y| format!("[e{}]", (b'a' + y) as char))
+        .collect();
+    let path = dir.join("walls.sgf");
+    std::fs::write(
+        &path,
+        format!("(;GM[1]SZ[9]KM[0.5]RU[Japanese]AB{b}AW{w};W[bh];B[]TB[aa]TW[ii])"),
+    )
+    .unwrap();
+    let out = score_file(&path, &Options::default()).unwrap();
+    assert_eq!(out.score.to_string(), "W+8.5");
+    let record = kosumi::sgf::Collection::parse(out.marked_sgf.as_bytes()).unwrap();
+    let last = record.main_line(record.games()[0]).last().unwrap();
+    assert_eq!(
+        last.get("TB").unwrap().len(),
+        27,
+        "A-C, the dead stone's point too"
+    );
+    assert!(last.get("TB").unwrap().iter().any(|v| v == "bh"));
+    assert_eq!(last.get("TW").unwrap().len(), 36);
+    assert!(last.first("C").unwrap().starts_with("kosumi counts W+8.5"));
+    let marks: usize = record
+        .main_line(record.games()[0])
+        .map(|n| n.get("TB").map_or(0, <[String]>::len))
+        .sum();
+    assert_eq!(marks, 27, "the players' TB is gone");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

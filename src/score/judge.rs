@@ -3,7 +3,7 @@
 use super::benson::unconditionally_alive;
 use super::confirm;
 use super::playout::{tally, Tally};
-use super::{Judgement, PointStatus};
+use super::{Judgement, PointStatus, Reason};
 use crate::board::{Bitboard, Board, Color, FastRng, Game, Point, RuleSet};
 
 /// Playouts [`judge`] runs (half with each colour moving first).
@@ -29,16 +29,18 @@ pub fn judge(game: &Game) -> Judgement {
 pub fn judge_with_seed(game: &Game, seed: u64, playouts: usize) -> Judgement {
     let board = game.board();
     if game.rules().set() == RuleSet::TrompTaylor {
-        return Judgement::from_statuses(board, |_| PointStatus::Alive, Vec::new());
+        let mut j = Judgement::from_statuses(board, |_| PointStatus::Alive, Vec::new());
+        j.set_reasons(board, |_| Reason::Rules);
+        return j;
     }
     let mut rng = FastRng::new(seed);
     let half = playouts.div_ceil(2).max(1);
     let position = position_only(board);
     // tallies[c] has colour c moving first.
     let tallies = tally_both(&position, half, &mut rng);
-    let (mut status, killed) = chain_statuses(board, &tallies);
+    let (mut calls, killed) = chain_statuses(board, &tallies);
     if killed.is_empty() {
-        return judgement(board, status, &tallies);
+        return judgement(board, calls, &tallies);
     }
     // Groups read dead change their neighbours' fate (a seki partner now
     // lives): judge the rest again with those groups taken off.
@@ -50,10 +52,11 @@ pub fn judge_with_seed(game: &Game, seed: u64, playouts: usize) -> Judgement {
     let (again, _) = chain_statuses(&reduced, &tallies);
     for p in board.points() {
         if board.get(p).is_some() && !killed.contains(p) {
-            status[p.index()] = again[p.index()];
+            calls.status[p.index()] = again.status[p.index()];
+            calls.reasons[p.index()] = again.reasons[p.index()];
         }
     }
-    judgement(board, status, &tallies)
+    judgement(board, calls, &tallies)
 }
 
 /// `n` playouts from `board` with each colour moving first, Black's first.
@@ -66,7 +69,7 @@ fn tally_both(board: &Board, n: usize, rng: &mut FastRng) -> [Tally; 2] {
 
 /// The judgement of `board` from its stones' statuses, with the playouts'
 /// ownership.
-fn judgement(board: &Board, status: Vec<PointStatus>, tallies: &[Tally; 2]) -> Judgement {
+fn judgement(board: &Board, calls: Calls, tallies: &[Tally; 2]) -> Judgement {
     let ownership = board
         .points()
         .map(|p| {
@@ -74,7 +77,9 @@ fn judgement(board: &Board, status: Vec<PointStatus>, tallies: &[Tally; 2]) -> J
             own(Color::Black) - own(Color::White)
         })
         .collect();
-    Judgement::from_statuses(board, |p| status[p.index()], ownership)
+    let mut j = Judgement::from_statuses(board, |p| calls.status[p.index()], ownership);
+    j.set_reasons(board, |p| calls.reasons[p.index()]);
+    j
 }
 
 /// The stones of `board` on a fresh board: the playouts sample empty
@@ -94,8 +99,9 @@ fn position_only(board: &Board) -> Board {
 
 /// Status of every stone, per padded index, and the groups found dead by
 /// reading their eye space.
-fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> (Vec<PointStatus>, Bitboard) {
+fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> (Calls, Bitboard) {
     let mut status = vec![PointStatus::Alive; crate::board::SLOTS];
+    let mut reasons = vec![Reason::Benson; crate::board::SLOTS];
     let safe_both =
         unconditionally_alive(board, Color::Black) | unconditionally_alive(board, Color::White);
     let mut unsure = Vec::new();
@@ -120,8 +126,13 @@ fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> (Vec<PointStatus>, Bit
             } else {
                 PointStatus::Alive
             };
+            let rate = if s == PointStatus::Seki { seki } else { alive };
+            let why = Reason::Playouts {
+                percent: (100.0 * rate).round() as u8,
+            };
             for q in chain.iter() {
                 status[q.index()] = s;
+                reasons[q.index()] = why;
                 survival[q.index()] = alive;
             }
             if s == PointStatus::Alive && alive <= UNSURE {
@@ -132,11 +143,12 @@ fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> (Vec<PointStatus>, Bit
             }
         }
     }
-    read_races(board, &mut status, &unsure, safe_both, shaky);
-    settle_seki_neighbours(board, &mut status);
-    confirm_seki(board, &mut status);
-    let killed = read_eye_spaces(board, &mut status, &survival, safe_both, shaky);
-    (status, killed)
+    let mut calls = Calls { status, reasons };
+    read_races(board, &mut calls, &unsure, safe_both, shaky);
+    settle_seki_neighbours(board, &mut calls);
+    confirm_seki(board, &mut calls);
+    let killed = read_eye_spaces(board, &mut calls, &survival, safe_both, shaky);
+    (calls, killed)
 }
 
 /// Most points (empty or enemy stones) an enclosed area may have to count
@@ -158,7 +170,7 @@ const RACE_OPEN: usize = 3;
 /// threats gone, only the attacker can win.
 fn read_eye_spaces(
     board: &Board,
-    status: &mut [PointStatus],
+    calls: &mut Calls,
     survival: &[f64],
     safe: Bitboard,
     shaky: Bitboard,
@@ -169,9 +181,9 @@ fn read_eye_spaces(
     for c in Color::ALL {
         let opp = c.opponent();
         let own = board.stones(c);
-        let mut left = marked(own & !safe, status, PointStatus::Alive);
+        let mut left = marked(own & !safe, &calls.status, PointStatus::Alive);
         while let Some(p) = left.first() {
-            let Some(group) = eye_space_group(board, p, c, status) else {
+            let Some(group) = eye_space_group(board, p, c, &calls.status) else {
                 left &= !Bitboard::flood_fill(single(p), own);
                 continue;
             };
@@ -180,7 +192,7 @@ fn read_eye_spaces(
                 || group
                     .chains
                     .iter()
-                    .any(|q| status[q.index()] != PointStatus::Alive)
+                    .any(|q| calls.status[q.index()] != PointStatus::Alive)
             {
                 continue;
             }
@@ -196,7 +208,7 @@ fn read_eye_spaces(
                 let enemy = Bitboard::flood_fill(single(q), board.stones(opp));
                 around &= !enemy;
                 let outside = board.liberties_bb(q) & !playable;
-                if status[q.index()] != PointStatus::Alive
+                if calls.status[q.index()] != PointStatus::Alive
                     || shaky.contains(q)
                     || outside.is_empty()
                 {
@@ -218,12 +230,12 @@ fn read_eye_spaces(
             if r != Some(true) {
                 continue;
             }
-            for q in group.chains.iter() {
-                status[q.index()] = PointStatus::Dead;
-            }
-            for q in (group.region & board.stones(opp)).iter() {
-                status[q.index()] = PointStatus::Alive;
-            }
+            calls.set(group.chains, PointStatus::Dead, Reason::EyeSpaceKilled);
+            calls.set(
+                group.region & board.stones(opp),
+                PointStatus::Alive,
+                Reason::InsideDeadGroup,
+            );
             killed |= group.chains;
         }
     }
@@ -312,13 +324,7 @@ const RACE_LIBERTIES: usize = 4;
 /// against every defence is dead, unless it could itself capture one of
 /// those enemy chains moving first (a race whoever starts wins stays with
 /// the playouts).
-fn read_races(
-    board: &Board,
-    status: &mut [PointStatus],
-    unsure: &[Point],
-    safe: Bitboard,
-    shaky: Bitboard,
-) {
+fn read_races(board: &Board, calls: &mut Calls, unsure: &[Point], safe: Bitboard, shaky: Bitboard) {
     let on = Bitboard::on_board(board.size());
     let stones = board.stones(Color::Black) | board.stones(Color::White);
     for &p in unsure {
@@ -344,7 +350,7 @@ fn read_races(
             let other_libs = board.liberties_bb(q);
             if other_libs.count() > libs.count() + 2 {
                 if board.get(q) == Some(opp)
-                    && (status[q.index()] != PointStatus::Alive || shaky.contains(q))
+                    && (calls.status[q.index()] != PointStatus::Alive || shaky.contains(q))
                 {
                     outside_weak = true;
                 }
@@ -372,7 +378,7 @@ fn read_races(
         while let Some(e) = enemies.first() {
             let enemy = Bitboard::flood_fill(single(e), board.stones(opp));
             enemies &= !enemy;
-            if status[e.index()] == PointStatus::Alive && !shaky.contains(e) {
+            if calls.status[e.index()] == PointStatus::Alive && !shaky.contains(e) {
                 continue;
             }
             let around = board.liberties_bb(e) | (enemy.neighbours() & board.stones(c));
@@ -386,12 +392,8 @@ fn read_races(
         if capturer_dies {
             continue;
         }
-        for q in chain.iter() {
-            status[q.index()] = PointStatus::Dead;
-        }
-        for q in revive.iter() {
-            status[q.index()] = PointStatus::Alive;
-        }
+        calls.set(chain, PointStatus::Dead, Reason::RaceLost);
+        calls.set(revive, PointStatus::Alive, Reason::RaceWon);
     }
 }
 
@@ -400,7 +402,7 @@ fn read_races(
 /// simply be alive. The playouts that judge the two chains differ (each
 /// chain's opponent moves first), and where they disagree people agree on
 /// seki.
-fn settle_seki_neighbours(board: &Board, status: &mut [PointStatus]) {
+fn settle_seki_neighbours(board: &Board, calls: &mut Calls) {
     loop {
         let mut changed = false;
         for c in Color::ALL {
@@ -408,17 +410,23 @@ fn settle_seki_neighbours(board: &Board, status: &mut [PointStatus]) {
             while let Some(p) = left.first() {
                 let chain = Bitboard::flood_fill(single(p), board.stones(c));
                 left &= !chain;
-                if status[p.index()] != PointStatus::Dead {
+                if calls.status[p.index()] != PointStatus::Dead {
                     continue;
                 }
                 let libs = board.liberties_bb(p);
+                // A chain in atari the seki chain can take safely is a
+                // stone in its eye, not a seki partner.
+                let takeable = libs.first().filter(|_| libs.count() == 1).is_some_and(|l| {
+                    board.is_legal(l, c.opponent()) && !board.is_self_atari(l, c.opponent())
+                });
+                if takeable {
+                    continue;
+                }
                 let seki_next = (libs.neighbours() & board.stones(c.opponent()))
                     .iter()
-                    .any(|q| status[q.index()] == PointStatus::Seki);
+                    .any(|q| calls.status[q.index()] == PointStatus::Seki);
                 if seki_next {
-                    for q in chain.iter() {
-                        status[q.index()] = PointStatus::Seki;
-                    }
+                    calls.set(chain, PointStatus::Seki, Reason::SekiNeighbour);
                     changed = true;
                 }
             }
@@ -433,10 +441,10 @@ fn settle_seki_neighbours(board: &Board, status: &mut [PointStatus]) {
 /// side, moving first, captures a chain of the other whatever it does (and
 /// not the other way round), that chain is dead and the region's other
 /// chains are alive. Bent four in the corner is the classic case.
-fn confirm_seki(board: &Board, status: &mut [PointStatus]) {
+fn confirm_seki(board: &Board, calls: &mut Calls) {
     let on = Bitboard::on_board(board.size());
     let stones = board.stones(Color::Black) | board.stones(Color::White);
-    let seki = marked(on & stones, status, PointStatus::Seki);
+    let seki = marked(on & stones, &calls.status, PointStatus::Seki);
     let mut left = seki;
     while let Some(p) = left.first() {
         let region = Bitboard::flood_fill(single(p), seki | (on & !stones));
@@ -444,9 +452,13 @@ fn confirm_seki(board: &Board, status: &mut [PointStatus]) {
         if (region & !stones).count() > confirm::MAX_EMPTY {
             continue;
         }
-        let mut playable = region | dame_liberties(board, region, status);
+        // Dead stones in the region's eyes: their points are played on
+        // once they are taken.
+        let dead = marked(on & stones, &calls.status, PointStatus::Dead);
+        let inside = Bitboard::flood_fill((region & !stones).neighbours() & dead, dead);
+        let mut playable = region | inside | dame_liberties(board, region, &calls.status);
         if (playable & !stones).count() > confirm::MAX_EMPTY {
-            playable = region;
+            playable = region | inside;
         }
         // Chains of each colour in the region the other side can kill.
         let mut killable = [Vec::new(), Vec::new()];
@@ -473,13 +485,13 @@ fn confirm_seki(board: &Board, status: &mut [PointStatus]) {
             if killable[c.index()].is_empty() || !killable[c.opponent().index()].is_empty() {
                 continue;
             }
-            for q in (region & board.stones(c.opponent())).iter() {
-                status[q.index()] = PointStatus::Alive;
-            }
-            for chain in &killable[c.index()] {
-                for q in chain.iter() {
-                    status[q.index()] = PointStatus::Dead;
-                }
+            calls.set(
+                region & board.stones(c.opponent()),
+                PointStatus::Alive,
+                Reason::SekiPartnerDies,
+            );
+            for &chain in &killable[c.index()] {
+                calls.set(chain, PointStatus::Dead, Reason::SekiBroken);
             }
         }
     }
@@ -516,4 +528,19 @@ fn single(p: Point) -> Bitboard {
     let mut b = Bitboard::EMPTY;
     b.insert(p);
     b
+}
+
+/// Each stone's status and why, per padded index.
+struct Calls {
+    status: Vec<PointStatus>,
+    reasons: Vec<Reason>,
+}
+
+impl Calls {
+    fn set(&mut self, stones: Bitboard, s: PointStatus, why: Reason) {
+        for q in stones.iter() {
+            self.status[q.index()] = s;
+            self.reasons[q.index()] = why;
+        }
+    }
 }

@@ -67,6 +67,58 @@ impl PointStatus {
     }
 }
 
+/// Why a stone got its status: shown by `kosumi score` so that a wrong
+/// call can be understood.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// Unconditionally alive (Benson's algorithm).
+    Benson,
+    /// The playouts with the opponent first: the percentage of them in
+    /// which the chain survived (alive, dead), or kept liberties neither
+    /// side fills (seki).
+    Playouts {
+        /// The rate, in percent.
+        percent: u8,
+    },
+    /// Captured in a race even moving first (read out).
+    RaceLost,
+    /// Next to a chain that lost its race (read out).
+    RaceWon,
+    /// Shares a liberty with a chain in seki.
+    SekiNeighbour,
+    /// In a seki region the other side, moving first, breaks (read out
+    /// under the confirmation rules).
+    SekiBroken,
+    /// In a seki region whose other side dies (read out).
+    SekiPartnerDies,
+    /// Its eye space is killed, the attacker moving first (read out under
+    /// the confirmation rules).
+    EyeSpaceKilled,
+    /// An enemy stone inside a group read dead.
+    InsideDeadGroup,
+    /// The rules count every stone (Tromp-Taylor).
+    Rules,
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::Benson => f.write_str("Benson (unconditional)"),
+            Reason::Playouts { percent } => {
+                write!(f, "playouts, opponent first ({percent}%)")
+            }
+            Reason::RaceLost => f.write_str("race lost even moving first (read)"),
+            Reason::RaceWon => f.write_str("its race partner dies (read)"),
+            Reason::SekiNeighbour => f.write_str("shares a liberty with a seki chain"),
+            Reason::SekiBroken => f.write_str("seki broken, attacker first (read)"),
+            Reason::SekiPartnerDies => f.write_str("its seki partner dies (read)"),
+            Reason::EyeSpaceKilled => f.write_str("eye space killed, attacker first (read)"),
+            Reason::InsideDeadGroup => f.write_str("inside a dead group"),
+            Reason::Rules => f.write_str("the rules keep every stone"),
+        }
+    }
+}
+
 /// Who a point belongs to when counting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Owner {
@@ -107,6 +159,8 @@ pub struct Judgement {
     ownership: Vec<f64>,
     /// The colour of each stone, kept so counting needs no board.
     stones: Vec<Option<Color>>,
+    /// Why each stone has its status (`None` for empty points).
+    reasons: Vec<Option<Reason>>,
 }
 
 impl Judgement {
@@ -128,6 +182,7 @@ impl Judgement {
             area_owner: vec![Owner::Dame; n],
             ownership: Vec::new(),
             stones: vec![None; n],
+            reasons: vec![None; n],
         };
         let mut alive = [Bitboard::EMPTY; 2];
         let mut seki = [Bitboard::EMPTY; 2];
@@ -233,6 +288,21 @@ impl Judgement {
             terr[c.index()].remove(t);
             self.owner[t.index()] = Owner::Dame;
         }
+    }
+
+    /// Records why each stone has its status.
+    pub(crate) fn set_reasons(&mut self, board: &Board, why: impl Fn(Point) -> Reason) {
+        for p in board.points() {
+            if board.get(p).is_some() {
+                self.reasons[p.index()] = Some(why(p));
+            }
+        }
+    }
+
+    /// Why the stone on `p` has its status (`None` for an empty point, or
+    /// when the judgement was built from statuses alone).
+    pub fn reason(&self, p: Point) -> Option<Reason> {
+        self.reasons.get(p.index()).copied().flatten()
     }
 
     /// Side of the board judged.

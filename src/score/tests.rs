@@ -196,6 +196,21 @@ fn bent_four_in_the_corner_is_dead() {
     assert_eq!(count(&game, &j).to_string(), "W+1.5");
 }
 
+#[test]
+fn each_status_carries_its_reason() {
+    let game = position(&BENT_FOUR, RuleSet::Japanese, 6.5);
+    let j = judge(&game);
+    assert_eq!(j.reason(at("C9")), Some(Reason::SekiBroken));
+    assert_eq!(j.reason(at("A8")), Some(Reason::SekiPartnerDies));
+    assert_eq!(j.reason(at("B9")), None, "an empty point");
+    assert_eq!(
+        format!("{}: {}", PointStatus::Dead.name(), Reason::SekiBroken),
+        "dead: seki broken, attacker first (read)"
+    );
+    let walls = position(&WALLS, RuleSet::TrompTaylor, 6.5);
+    assert_eq!(judge(&walls).reason(at("D5")), Some(Reason::Rules));
+}
+
 /// White's B7-B5 and Black's ring share C7-C5; Black's ring also has E6,
 /// a dame next to White's wall. Black moving first would win the race if
 /// E6 were its own for ever, but White fills it first (people fill dame

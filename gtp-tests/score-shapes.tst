@@ -1,0 +1,43 @@
+# Japanese counting of shapes the judge got wrong on KGS games (issue 17):
+# 9x9 positions set up with AB/AW and ended by two passes (games/score-*.sgf).
+# Expectations checked by hand under the 1989 Japanese rules.
+
+# A pyramid four with White's stone on the vital point E7: Black's ring
+# C8-F5 has no liberty outside and no two eyes whatever it plays; it is
+# dead inside White's area. White: 14 empty points at the edges, D7, F7,
+# E6 and the 14 dead stones' points, 14 prisoners, 0.5 komi; Black row 1.
+loadsgf games/score-pyramid-vital.sgf
+10 final_score
+#? [W\+36\.5]
+20 final_status_list dead
+#? [(?=(.* )?C8( |$))(?=(.* )?G8( |$))(?=(.* )?D6( |$))(?=(.* )?E5( |$))\S+( \S+){13}]
+30 final_status_list seki
+#? []
+
+# One real eye (D1) and a false eye (G1, whose diagonal F2 is White's) in
+# a group inside White's area below the walls on rows 5 and 6: White
+# fills the outside liberties, then G1 takes G2-H1 and the rest has one
+# eye. Dead; White's wall lives. Black: 27; White: 33 points (the 9 dead
+# stones' included) and 9 prisoners + 0.5. Known failure: the playouts,
+# Black moving first, kill White's wall instead (its area holds Black's
+# group), and the eye-space reading only reads small eye spaces.
+loadsgf games/score-false-eye-group.sgf
+110 final_score
+#? [W\+15\.5]*
+120 final_status_list dead
+#? [(?=(.* )?C2( |$))(?=(.* )?H1( |$))\S+( \S+){8}]*
+130 final_status_list alive
+#? [(?=(.* )?A5( |$))(?=(.* )?F2( |$))(?=(.* )?A6( |$))\S+( \S+){20}]*
+
+# A seki with one eye each (A9 for Black, J9 for White, sharing E9) and a
+# black stone at H9 inside White's eye: White can take it at J9 at any
+# time and keep an eye, so it is dead, not part of the seki. The seki's
+# points count for no one; the stone is White's prisoner: Black 24 (F-J
+# below row 7), White 18 (A-C) + 1 + 0.5.
+loadsgf games/score-seki-dead-eye.sgf
+210 final_score
+#? [B\+4\.5]
+220 final_status_list dead
+#? [H9]
+230 final_status_list seki
+#? [(?=(.* )?B9( |$))(?=(.* )?D8( |$))(?=(.* )?F9( |$))(?=(.* )?J8( |$))\S+( \S+){13}]
