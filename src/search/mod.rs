@@ -28,7 +28,10 @@
 //!   puts into its own territory cost nothing.
 //! - **Ending**: the pass is a move of the tree, tried whenever it could end
 //!   the game. The player passes when passing keeps the win rate and loses no
-//!   points (before the opponent passed: only in won games); in the KGS
+//!   points (before the opponent passed: only in won games), and whenever
+//!   the judge's count of the position says a pass wins once the game can
+//!   end (the opponent passed, or every border is closed under territory
+//!   counting: see `ending.rs`); in the KGS
 //!   cleanup phase it counts by area and captures dead stones first. It
 //!   resigns after three own moves below `resign_threshold`, never in the
 //!   first fifth of the board's points in moves.
