@@ -1199,9 +1199,9 @@ impl<'a> Worker<'a> {
             }
         }
         // Learned patterns (learned on 19x19), as virtual wins by the square
-        // root of each move's probability: on 9x9 they cost 40% of the
-        // playouts and still won +152 +- 105 Elo at equal time (the old
-        // relative form, 40 virtual playouts, had gained nothing there).
+        // root of each move's probability: on 9x9 they won +152 +- 105 Elo
+        // at equal time (the old relative form, 40 virtual playouts, had
+        // gained nothing there).
         let patterns = sh
             .policy
             .patterns
