@@ -143,6 +143,18 @@ impl Bitboard {
         *self | self.neighbours()
     }
 
+    /// The connected parts of the set (orthogonal neighbours), one at a
+    /// time, lowest point first.
+    pub fn components(self) -> impl Iterator<Item = Bitboard> {
+        let mut left = self;
+        std::iter::from_fn(move || {
+            let seed = left.first()?;
+            let part = Bitboard::flood_fill([seed].into_iter().collect(), left);
+            left &= !part;
+            Some(part)
+        })
+    }
+
     /// All points of `within` connected to `seed` through points of `within`.
     #[must_use]
     pub fn flood_fill(seed: Bitboard, within: Bitboard) -> Bitboard {
@@ -292,5 +304,8 @@ mod tests {
         assert!(!filled.contains(Point::new(3, 3)));
         assert_eq!(filled.iter().collect::<Vec<_>>()[0], Point::new(0, 0));
         assert_eq!(filled.first(), Some(Point::new(0, 0)));
+        let parts: Vec<Bitboard> = within.components().collect();
+        assert_eq!(parts, [filled, [Point::new(3, 3)].into_iter().collect()]);
+        assert_eq!(Bitboard::EMPTY.components().count(), 0);
     }
 }

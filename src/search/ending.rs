@@ -26,19 +26,12 @@ fn borders_closed(game: &Game) -> bool {
     let board = game.board();
     let black = board.stones(Color::Black);
     let white = board.stones(Color::White);
-    let mut empty = Bitboard::on_board(board.size()) & !(black | white);
-    while let Some(seed) = empty.first() {
-        let mut start = Bitboard::EMPTY;
-        start.insert(seed);
-        let region = Bitboard::flood_fill(start, empty);
-        empty &= !region;
+    let empty = Bitboard::on_board(board.size()) & !(black | white);
+    empty.components().all(|region| {
         let rim = region.neighbours();
         let both = !(rim & black).is_empty() && !(rim & white).is_empty();
-        if both && region.count() > 1 {
-            return false;
-        }
-    }
-    true
+        !both || region.count() == 1
+    })
 }
 
 #[cfg(test)]

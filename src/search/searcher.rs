@@ -1037,13 +1037,9 @@ impl<'a> Worker<'a> {
         let board_mask = Bitboard::on_board(self.board.size());
         let black_alive = black & self.board.stones(Color::Black);
         let white_alive = white & self.board.stones(Color::White);
-        let mut empty = board_mask & !(black | white);
+        let empty = board_mask & !(black | white);
         let mut neutral = Bitboard::EMPTY;
-        while let Some(seed) = empty.first() {
-            let mut start = Bitboard::EMPTY;
-            start.insert(seed);
-            let region = Bitboard::flood_fill(start, empty);
-            empty &= !region;
+        for region in empty.components() {
             let rim = region.neighbours();
             if !(rim & black_alive).is_empty() && !(rim & white_alive).is_empty() {
                 neutral |= region;
