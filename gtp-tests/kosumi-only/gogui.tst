@@ -54,6 +54,15 @@ kosumi-param ponder maybe
 20 kosumi-param
 #? [(?=(.*\n)?\[string\] playouts 400(\n|$))(?=(.*\n)?\[bool\] ponder 0(\n|$))(?!(.*\n)?\[\S+\] bogus ).*]
 
+# The search's named constants (tunables) are listed and set the same way;
+# an unknown name or a probability above 1 is refused.
+21 kosumi-param prior.even 14
+#? []
+kosumi-param prior.evn 14
+kosumi-param playout.capture 1.5
+22 kosumi-param
+#? [(?=(.*\n)?\[string\] prior.even 14(\n|$))(?=(.*\n)?\[string\] playout.capture 0.95(\n|$))(?!(.*\n)?\[\S+\] prior.evn ).*]
+
 # A settled 7x7 position: Black owns columns A-B, White F-G, column D is
 # neutral; a white stone at A4 and a black one at G4 are dead.
 play b C1
