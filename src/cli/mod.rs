@@ -1,6 +1,6 @@
 //! Command-line interface: the GTP engine (default) and the subcommands
 //! `match`, `stress`, `bench`, `score`, `selfplay`, `train-patterns`,
-//! `patterns`, `analysis` and `review`.
+//! `patterns`, `analysis`, `review` and `tune`.
 
 /// `println!` for command output: when stdout is closed (`kosumi score
 /// *.sgf | head -1`) the process ends quietly instead of panicking.
@@ -21,6 +21,7 @@ pub mod score_cmd;
 pub mod selfplay;
 pub mod stress;
 pub mod tools;
+pub mod tune;
 
 use crate::board::Rules;
 use crate::gtp::engine::{Engine, EngineOptions};
@@ -74,6 +75,8 @@ enum Command {
     Analysis(analysis::AnalysisArgs),
     /// Review a game: an annotated SGF (win rates, mistakes, better moves) and a chart.
     Review(review::ReviewArgs),
+    /// Tune the search's named constants by SPSA over engine-against-engine games.
+    Tune(Box<tune::TuneArgs>),
 }
 
 /// Options of the GTP engine.
@@ -252,6 +255,7 @@ pub fn main() -> i32 {
         Some(Command::Patterns(args)) => patterns::run(args),
         Some(Command::Analysis(args)) => analysis::run(args),
         Some(Command::Review(args)) => review::run(args),
+        Some(Command::Tune(args)) => tune::run(args),
     }
 }
 
