@@ -181,6 +181,13 @@ fn a_closed_output_pipe_ends_the_command_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+/// The SGF points of a whole 9x9 column, `[xa][xb]...[xi]`.
+fn column(x: char) -> String {
+    (0..9)
+        .map(|y| format!("[{x}{}]", (b'a' + y) as char))
+        .collect()
+}
+
 /// A scratch folder laid out like the shared data: `scoring/table.tsv` and
 /// `kgs-6d/*.tar.gz`, the archives built here.
 fn archived_games(tag: &str) -> PathBuf {
@@ -191,12 +198,7 @@ fn archived_games(tag: &str) -> PathBuf {
     std::fs::create_dir_all(root.join("kgs-6d")).unwrap();
     // A black wall on column D, a white one on E: Black 27, White 36 + komi.
     let wall = |re: &str| {
-        let b: String = (0..9)
-            .map(|y| format!("[d{}]", (b'a' + y) as char))
-            .collect();
-        let w: String = (0..9)
-            .map(|y| format!("[e{}]", (b'a' + y) as char))
-            .collect();
+        let (b, w) = (column('d'), column('e'));
         format!("(;GM[1]SZ[9]KM[0.5]RU[Japanese]RE[{re}]AB{b}AW{w})")
     };
     let members = [
@@ -332,12 +334,7 @@ fn marked_games_carry_territory_and_the_result() {
     std::fs::create_dir_all(&dir).unwrap();
     // Walls on D and E, a dead white stone at B2 in Black's area, and the
     // players' own (wrong) marks, which must not survive.
-    let b: String = (0..9)
-        .map(|y| format!("[d{}]", (b'a' + y) as char))
-        .collect();
-    let w: String = (0..9)
-        .map(|y| format!("[e{}]", (b'a' + y) as char))
-        .collect();
+    let (b, w) = (column('d'), column('e'));
     let path = dir.join("walls.sgf");
     std::fs::write(
         &path,
