@@ -37,6 +37,16 @@ fn tune(out: &Path, iterations: &str) -> std::process::Output {
         .unwrap()
 }
 
+/// The tune file's text and its lines as JSON.
+fn records(path: &std::path::Path) -> (String, Vec<serde_json::Value>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let lines = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (text, lines)
+}
+
 #[test]
 fn iterations_are_recorded_and_resumed() {
     let out = scratch("run").join("tune.jsonl");
@@ -46,11 +56,7 @@ fn iterations_are_recorded_and_resumed() {
         "{}",
         String::from_utf8_lossy(&first.stderr)
     );
-    let text = std::fs::read_to_string(&out).unwrap();
-    let lines: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let (text, lines) = records(&out);
     assert_eq!(lines.len(), 2);
     for (k, line) in lines.iter().enumerate() {
         assert_eq!(line["iteration"], k as u64);
@@ -87,11 +93,7 @@ fn iterations_are_recorded_and_resumed() {
     std::fs::write(&out, format!("{first_line}\n")).unwrap();
     let resumed = tune(&out, "2");
     assert!(resumed.status.success());
-    let text = std::fs::read_to_string(&out).unwrap();
-    let lines: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let (_, lines) = records(&out);
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[1]["iteration"], 1);
     assert_eq!(lines[1]["theta"], lines[0]["next"]);
