@@ -9,7 +9,9 @@
 use super::patterns::features::{pattern3_id_of_code, DIST_LAST, PAT3_BASE};
 use super::patterns::Model;
 use super::shape::{add_pattern, offset, MOGO_PATTERNS, RING};
-use super::tactics::{any_ataried_neighbour, escape_is_ladder, nakade_point, two_liberty_moves};
+use super::tactics::{
+    any_ataried_neighbour, escape_is_ladder, nakade_point, two_liberty_moves, useful_sacrifice,
+};
 use super::tunables::SearchWeights;
 use crate::board::{Board, Color, FastRng, Point, STRIDE};
 use smallvec::SmallVec;
@@ -103,6 +105,21 @@ pub struct PlayoutWeights {
     pub two_liberties: f64,
     /// Reject a single-stone self-atari among random moves.
     pub reject_self_atari: f64,
+    /// Read the ladder before extending a chain out of atari, and leave a
+    /// chain the ladder catches.
+    pub escape_ladder: f64,
+    /// In a two-liberty fight, also atari the enemy chains with two
+    /// liberties next to an own chain the last move left with two (the
+    /// capturing race).
+    pub counter_atari: f64,
+    /// Also play 3x3 shapes next to the player's own previous move.
+    pub pattern_last2: f64,
+    /// Let a self-atari through when it is a useful sacrifice (a snapback,
+    /// or stones the enemy can only capture into one eye): the random moves
+    /// and shapes play it, the tree priors do not count it as a self-atari.
+    pub sacrifice: f64,
+    /// Take back a ko once a threat has been played and answered.
+    pub ko: f64,
     /// With learned playout shapes: the strength of the moves away from the
     /// last move, per empty point, against which the learned strengths of
     /// the shapes next to it are drawn (Bradley-Terry: a local shape is
@@ -122,8 +139,34 @@ impl Default for PlayoutWeights {
             nakade: 0.9,
             two_liberties: 0.9,
             reject_self_atari: 0.8,
+            escape_ladder: 0.0,
+            counter_atari: 0.0,
+            pattern_last2: 0.0,
+            sacrifice: 0.0,
+            ko: 0.0,
             learned_rest: 0.02,
             learned_min: 4.0,
+        }
+    }
+}
+
+/// The last simple ko of a playout: where it was taken, whom the point was
+/// forbidden to and at which playout move, so that the forbidden side can
+/// take it back once it may.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct KoFight {
+    taken: Option<(Point, Color, usize)>,
+}
+
+impl KoFight {
+    /// Moves after a ko capture during which taking it back is tried.
+    const AGE: usize = 4;
+
+    /// Records the ko the move just played (number `moves`) made, if any.
+    #[inline]
+    pub fn note(&mut self, board: &Board, moves: usize) {
+        if let Some(p) = board.ko_point() {
+            self.taken = Some((p, board.ko_color(), moves));
         }
     }
 }
@@ -364,7 +407,9 @@ impl Policy {
                 None => {}
             }
         }
-        if board.is_self_atari(p, color) {
+        if board.is_self_atari(p, color)
+            && !(self.playout.sacrifice > 0.0 && useful_sacrifice(board, p, color))
+        {
             bad += if friendly {
                 w.self_atari_chain
             } else {
@@ -416,7 +461,7 @@ impl Policy {
         let mut cands = [Point::from_index(0); 16];
         let n = last
             .filter(|_| board.size() <= self.search.fights_max_size)
-            .map_or(0, |l| two_liberty_moves(board, color, l, &mut cands));
+            .map_or(0, |l| two_liberty_moves(board, color, l, false, &mut cands));
         cands[..n].iter().copied().collect()
     }
 
@@ -456,7 +501,7 @@ impl Policy {
         rng: &mut FastRng,
     ) -> Option<Point> {
         if let Some(l) = last {
-            if let Some(p) = self.local_move(board, color, l, rng) {
+            if let Some(p) = self.local_move(board, color, l, last2, rng) {
                 return Some(p);
             }
         }
@@ -466,6 +511,27 @@ impl Policy {
             }
         }
         self.random_move(board, color, rng)
+    }
+
+    /// Takes back the ko `ko` when `color` was the side forbidden to and
+    /// may now (a threat was played and answered), at the rate
+    /// [`PlayoutWeights::ko`].
+    #[inline]
+    pub fn ko_retake(
+        &self,
+        board: &Board,
+        color: Color,
+        ko: &KoFight,
+        moves: usize,
+        rng: &mut FastRng,
+    ) -> Option<Point> {
+        let (p, forbidden, at) = ko.taken?;
+        (forbidden == color
+            && moves - at <= KoFight::AGE
+            && board.ko_point() != Some(p)
+            && board.is_legal(p, color)
+            && Policy::chance(rng, self.playout.ko))
+        .then_some(p)
     }
 
     /// Captures an opponent chain in atari next to `p`, if any.
@@ -493,9 +559,11 @@ impl Policy {
         None
     }
 
+    /// True with probability `p`; draws nothing when `p` is 0 or 1, so a
+    /// rule switched off leaves the playouts' random stream as it was.
     #[inline]
     fn chance(rng: &mut FastRng, p: f64) -> bool {
-        p >= 1.0 || (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64) < p
+        p >= 1.0 || p > 0.0 && (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64) < p
     }
 
     fn local_move(
@@ -503,6 +571,7 @@ impl Policy {
         board: &Board,
         color: Color,
         l: Point,
+        last2: Option<Point>,
         rng: &mut FastRng,
     ) -> Option<Point> {
         let w = &self.playout;
@@ -520,6 +589,7 @@ impl Policy {
         }
         // Escapes: own chains the last move put in atari.
         let mut escaping = false;
+        let read_ladders = Policy::chance(rng, w.escape_ladder);
         for nb in l.neighbours() {
             if board.get(nb) != Some(color) || !board.in_atari(nb) {
                 continue;
@@ -543,6 +613,7 @@ impl Policy {
                 if n < cands.len()
                     && board.is_legal_empty(a, color)
                     && !board.is_self_atari(a, color)
+                    && !(read_ladders && escape_is_ladder(board, a, color))
                 {
                     cands[n] = a;
                     n += 1;
@@ -562,7 +633,8 @@ impl Policy {
         }
         // Two-liberty fights around the last move.
         if board.size() <= self.search.fights_max_size && Policy::chance(rng, w.two_liberties) {
-            n = two_liberty_moves(board, color, l, &mut cands);
+            let race = Policy::chance(rng, w.counter_atari);
+            n = two_liberty_moves(board, color, l, race, &mut cands);
             if n > 0 {
                 return Some(cands[rng.below(n)]);
             }
@@ -576,15 +648,27 @@ impl Policy {
             return self.learned_shape(board, color, l, shapes, rng);
         }
         if Policy::chance(rng, w.pattern) {
-            for &d in &RING {
-                let p = offset(l, d);
+            let sacrifice = Policy::chance(rng, w.sacrifice);
+            let mut shape_at = |p: Point, cands: &mut [Point; 16]| {
                 if board.is_empty(p)
                     && self.playout_shape(board, p)
                     && board.is_legal_empty(p, color)
-                    && !board.is_self_atari(p, color)
+                    && (!board.is_self_atari(p, color)
+                        || sacrifice && useful_sacrifice(board, p, color))
                 {
                     cands[n] = p;
                     n += 1;
+                }
+            };
+            for &d in &RING {
+                shape_at(offset(l, d), &mut cands);
+            }
+            if let Some(l2) = last2.filter(|_| Policy::chance(rng, w.pattern_last2)) {
+                for &d in &RING {
+                    let p = offset(l2, d);
+                    if distance(p, l) > 3 {
+                        shape_at(p, &mut cands);
+                    }
                 }
             }
             if n > 0 {
@@ -661,7 +745,10 @@ impl Policy {
             if !board.is_playout_move(p, color) {
                 continue;
             }
-            if board.is_self_atari(p, color) {
+            if board.is_self_atari(p, color)
+                && !(Policy::chance(rng, self.playout.sacrifice)
+                    && useful_sacrifice(board, p, color))
+            {
                 let single = p
                     .neighbours()
                     .iter()
@@ -728,7 +815,7 @@ mod tests {
         let mut b = Board::new(9);
         b.play(Point::new(4, 0), Color::Black).unwrap();
         b.play(Point::new(4, 1), Color::White).unwrap();
-        let n = two_liberty_moves(&b, Color::Black, Point::new(4, 1), &mut cands);
+        let n = two_liberty_moves(&b, Color::Black, Point::new(4, 1), false, &mut cands);
         let mut got = cands[..n].to_vec();
         got.sort_by_key(|p| p.index());
         assert_eq!(got, vec![Point::new(3, 0), Point::new(5, 0)]);
@@ -738,7 +825,7 @@ mod tests {
         b.play(Point::new(1, 4), Color::Black).unwrap();
         b.play(Point::new(1, 5), Color::Black).unwrap();
         b.play(Point::new(0, 4), Color::White).unwrap();
-        let n = two_liberty_moves(&b, Color::Black, Point::new(0, 4), &mut cands);
+        let n = two_liberty_moves(&b, Color::Black, Point::new(0, 4), false, &mut cands);
         assert_eq!(cands[..n].to_vec(), vec![Point::new(0, 3)]);
     }
 

@@ -24,7 +24,7 @@
 
 use super::ending;
 use super::patterns::Context;
-use super::policy::{Policy, Prior};
+use super::policy::{KoFight, Policy, Prior};
 use super::time::Clock;
 use super::tree::{Arena, Node, EXPANDED, EXPANDING, LEAF, PASS, SCORE_ONE, VALUE_ONE};
 use super::{Analysis, Candidate, Decision, Limits, SearchParams};
@@ -830,6 +830,8 @@ struct Worker<'a> {
     seq_start: Vec<usize>,
     /// Per point: 1 + colour of the earliest play at or after the current depth.
     first: Vec<u8>,
+    /// Per point: where in `seq` that earliest play is.
+    first_at: Vec<u16>,
     own: Vec<i32>,
     own_samples: u64,
     priors: Vec<(u16, Prior)>,
@@ -850,6 +852,7 @@ impl<'a> Worker<'a> {
             seq: Vec::with_capacity(1024),
             seq_start: Vec::with_capacity(64),
             first: vec![0; SLOTS],
+            first_at: vec![0; SLOTS],
             own: vec![0; SLOTS],
             own_samples: 0,
             priors: Vec::with_capacity(SLOTS),
@@ -956,13 +959,18 @@ impl<'a> Worker<'a> {
             self.board.captures(Color::Black) as i32 - self.board.captures(Color::White) as i32;
         let mut moves = 0;
         let mut run_passes = 0;
+        let mut ko = KoFight::default();
         while run_passes < 2 && moves < sh.max_moves {
-            match sh
+            let retake = sh
                 .policy
-                .playout_move(&self.board, to_move, last, last2, &mut self.rng)
-            {
+                .ko_retake(&self.board, to_move, &ko, moves, &mut self.rng);
+            match retake.or_else(|| {
+                sh.policy
+                    .playout_move(&self.board, to_move, last, last2, &mut self.rng)
+            }) {
                 Some(p) => {
                     self.board.play_unchecked(p, to_move);
+                    ko.note(&self.board, moves);
                     self.seq.push((p.index() as u16, to_move));
                     last2 = last;
                     last = Some(p);
@@ -1086,12 +1094,15 @@ impl<'a> Worker<'a> {
         }
         // AMAF: a child's move counts if its player played that point first
         // anywhere after the node, in the tree or the playout.
-        let mut k = self.seq.len();
+        let len = self.seq.len();
+        let distance = sh.policy.search.rave_distance;
+        let mut k = len;
         for d in (0..self.path.len()).rev() {
             while k > self.seq_start[d] {
                 k -= 1;
                 let (p, c) = self.seq[k];
                 self.first[p as usize] = 1 + c as u8;
+                self.first_at[p as usize] = k as u16;
             }
             let node = arena.get(self.path[d]);
             let Some((first, n)) = node.children() else {
@@ -1103,13 +1114,20 @@ impl<'a> Worker<'a> {
                 sh.color.opponent()
             };
             let mark = 1 + to_move as u8;
-            let v = (of(to_move).0 * VALUE_ONE) as u64;
+            let v = of(to_move).0 * VALUE_ONE;
+            // Moves played soon after the node say more about it than moves
+            // at the end of the playout: weight 1 + distance * (share of the
+            // sequence still to come), as Pachi weighs its AMAF.
+            let start = self.seq_start[d];
+            let span = (len - start + 1) as f64;
             for j in first..first + n as u32 {
                 let c = arena.get(j);
                 let code = c.mv.load(Relaxed);
                 if code != PASS && self.first[code as usize] == mark {
-                    c.rave_visits.fetch_add(1, Relaxed);
-                    c.rave_value.fetch_add(v, Relaxed);
+                    let after = (len - self.first_at[code as usize] as usize) as f64;
+                    let w = 1 + (distance * after / span) as u32;
+                    c.rave_visits.fetch_add(w, Relaxed);
+                    c.rave_value.fetch_add((v * w as f64) as u64, Relaxed);
                 }
             }
         }

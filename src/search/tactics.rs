@@ -150,11 +150,14 @@ pub(crate) fn any_ataried_neighbour(
 /// into `cands`: moves that give an own chain left with two liberties a
 /// third (or capture a chain in atari next to it), and ataris of the last
 /// move's chain, when it has two liberties, that it cannot escape by
-/// extending (the escape leaves it one liberty). Returns the count.
+/// extending (the escape leaves it one liberty). With `race`, also the
+/// ataris of enemy chains with two liberties next to such an own chain
+/// (a capturing race). Returns the count.
 pub(crate) fn two_liberty_moves(
     board: &Board,
     color: Color,
     l: Point,
+    race: bool,
     cands: &mut [Point; 16],
 ) -> usize {
     let opp = color.opponent();
@@ -185,6 +188,20 @@ pub(crate) fn two_liberty_moves(
             }
             false
         });
+        if race {
+            for s in board.chain_iter(nb).take(32) {
+                for e in s.neighbours() {
+                    if board.get(e) != Some(opp) {
+                        continue;
+                    }
+                    for a in board.two_liberties(e).into_iter().flatten() {
+                        if board.is_legal_empty(a, color) && !board.is_self_atari(a, color) {
+                            push(a, cands);
+                        }
+                    }
+                }
+            }
+        }
     }
     if let Some(libs) = board.two_liberties(l).filter(|_| {
         board.get(l) == Some(opp) && !any_ataried_neighbour(board, l, color, 32, |_| true)
@@ -277,4 +294,200 @@ pub(crate) fn nakade_point(board: &Board, l: Point) -> Option<Point> {
         }
     }
     None
+}
+
+/// Whether `color`'s self-atari at the empty point `p` is a sacrifice worth
+/// playing: a snapback (the capture leaves two or more enemy stones in
+/// atari), or stones inside the enemy's eye space that, once captured,
+/// leave a space of one eye only (a killing shape: up to three points, the
+/// square and the pyramid four, the bulky and the crossed five, the rabbity
+/// six). Only meaningful when `p` is a self-atari for `color`.
+pub(crate) fn useful_sacrifice(board: &Board, p: Point, color: Color) -> bool {
+    let opp = color.opponent();
+    // The chain the move makes: p and the own chains next to it.
+    let mut stones = [p; 6];
+    let mut n = 1;
+    for nb in p.neighbours() {
+        if board.get(nb) != Some(color) || stones[..n].contains(&nb) {
+            continue;
+        }
+        if n + board.chain_size(nb) > stones.len() {
+            return false;
+        }
+        for s in board.chain_iter(nb) {
+            stones[n] = s;
+            n += 1;
+        }
+    }
+    let stones = &stones[..n];
+    // Its one liberty, and no neighbour but enemy stones, the edge and it.
+    let mut lib = None;
+    for &s in stones {
+        for q in s.neighbours() {
+            if stones.contains(&q) {
+                continue;
+            }
+            match board.get(q) {
+                Some(c) if c == opp => {}
+                Some(_) => return false,
+                None if board.is_empty(q) => {
+                    if lib.is_some_and(|l| l != q) {
+                        return false;
+                    }
+                    lib = Some(q);
+                }
+                None => {}
+            }
+        }
+    }
+    let Some(lib) = lib else {
+        return false;
+    };
+    if n == 1 && snapback(board, p, color, lib) {
+        return true;
+    }
+    // The capture must happen inside the eye space: the liberty touches
+    // nothing but the stones, enemy stones and the edge.
+    let enclosed = lib.neighbours().iter().all(|&q| {
+        stones.contains(&q)
+            || board.get(q) == Some(opp)
+            || !board.is_empty(q) && board.get(q).is_none()
+    });
+    enclosed && killing_shape(stones)
+}
+
+/// Whether the enemy capturing `color`'s single stone at `p` (liberty
+/// `lib`) is left with two or more stones in atari at `p`.
+fn snapback(board: &Board, p: Point, color: Color, lib: Point) -> bool {
+    let opp = color.opponent();
+    // Cheap filter: every enemy chain next to p must be short of liberties.
+    let short = p
+        .neighbours()
+        .iter()
+        .all(|&q| board.get(q) != Some(opp) || board.liberty_count(q) <= 2);
+    if !short {
+        return false;
+    }
+    let mut b = board.clone();
+    b.play_unchecked(p, color);
+    if !b.is_legal(lib, opp) {
+        return false;
+    }
+    b.play_unchecked(lib, opp);
+    b.is_empty(p) && b.in_atari(lib) && b.chain_size(lib) >= 2
+}
+
+/// Whether an eye space of these points (at most six) makes one eye only
+/// when the attacker plays first: any space of three points or fewer, the
+/// square and pyramid fours, the bulky and crossed fives, the rabbity six.
+fn killing_shape(points: &[Point]) -> bool {
+    let mut edges = 0;
+    let mut max_degree = 0;
+    for &a in points {
+        let degree = a.neighbours().iter().filter(|q| points.contains(q)).count();
+        edges += degree;
+        max_degree = max_degree.max(degree);
+    }
+    let edges = edges / 2;
+    match points.len() {
+        0..=3 => true,
+        4 => edges == 4 || max_degree == 3,
+        5 => edges == 5 || max_degree == 4,
+        6 => edges == 6 && max_degree == 4,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(size: usize, black: &[(usize, usize)], white: &[(usize, usize)]) -> Board {
+        let mut b = Board::new(size);
+        for &(x, y) in black {
+            b.play(Point::new(x, y), Color::Black).unwrap();
+        }
+        for &(x, y) in white {
+            b.play(Point::new(x, y), Color::White).unwrap();
+        }
+        b
+    }
+
+    /// Black's fourth stone makes a square four inside White's corner: once
+    /// White captures at C1 the square is one eye.
+    #[test]
+    fn a_square_four_sacrifice_is_useful() {
+        let b = board(
+            7,
+            &[(0, 0), (1, 0), (0, 1)],
+            &[(3, 0), (2, 1), (1, 2), (0, 2)],
+        );
+        let p = Point::new(1, 1);
+        assert!(b.is_self_atari(p, Color::Black));
+        assert!(useful_sacrifice(&b, p, Color::Black));
+    }
+
+    /// A straight four along the edge leaves White two eyes once captured.
+    #[test]
+    fn a_straight_four_sacrifice_is_not() {
+        let white = [(0, 1), (1, 1), (2, 1), (3, 1), (4, 1), (5, 0)];
+        let b = board(7, &[(0, 0), (1, 0), (2, 0)], &white);
+        let p = Point::new(3, 0);
+        assert!(b.is_self_atari(p, Color::Black));
+        assert!(!useful_sacrifice(&b, p, Color::Black));
+    }
+
+    /// A throw-in that White captures into a five-stone chain in atari.
+    #[test]
+    fn a_snapback_is_useful() {
+        let black = [(1, 0), (1, 1), (2, 2), (3, 2), (4, 2), (5, 1), (5, 0)];
+        let white = [(2, 0), (2, 1), (4, 0), (4, 1)];
+        let b = board(7, &black, &white);
+        let p = Point::new(3, 0);
+        assert!(b.is_self_atari(p, Color::Black));
+        assert!(useful_sacrifice(&b, p, Color::Black));
+    }
+
+    /// A stone whose last liberty opens onto the board is no sacrifice.
+    #[test]
+    fn an_open_self_atari_is_not_useful() {
+        let b = board(7, &[], &[(2, 3), (3, 2), (4, 3)]);
+        let p = Point::new(3, 3);
+        assert!(b.is_self_atari(p, Color::Black));
+        assert!(!useful_sacrifice(&b, p, Color::Black));
+    }
+
+    #[test]
+    fn killing_shapes() {
+        let pts =
+            |v: &[(usize, usize)]| v.iter().map(|&(x, y)| Point::new(x, y)).collect::<Vec<_>>();
+        assert!(killing_shape(&pts(&[(0, 0), (1, 0), (2, 0)])));
+        assert!(killing_shape(&pts(&[(1, 0), (0, 1), (1, 1), (2, 1)]))); // pyramid
+        assert!(!killing_shape(&pts(&[(0, 0), (1, 0), (2, 0), (2, 1)]))); // bent four
+        assert!(killing_shape(&pts(&[
+            (0, 0),
+            (1, 0),
+            (0, 1),
+            (1, 1),
+            (2, 0)
+        ]))); // bulky five
+        assert!(killing_shape(&pts(&[
+            (1, 0),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (1, 2)
+        ]))); // crossed five
+        assert!(!killing_shape(&pts(&[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (3, 0),
+            (1, 1)
+        ]))); // Y five
+        let rabbity = pts(&[(1, 0), (0, 1), (1, 1), (2, 1), (1, 2), (2, 2)]);
+        assert!(killing_shape(&rabbity));
+        let rectangle = pts(&[(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)]);
+        assert!(!killing_shape(&rectangle));
+    }
 }

@@ -27,6 +27,9 @@ pub struct SearchWeights {
     pub playout_shapes_min_size: usize,
     /// Largest board on which the two-liberty fight rules run.
     pub fights_max_size: usize,
+    /// Extra AMAF weight of a move played right after a node, falling
+    /// linearly to none at the end of the playout (0: every move weighs 1).
+    pub rave_distance: f64,
 }
 
 impl Default for SearchWeights {
@@ -38,6 +41,7 @@ impl Default for SearchWeights {
             learned_min_size: 9,
             playout_shapes_min_size: 13,
             fights_max_size: 11,
+            rave_distance: 3.0,
         }
     }
 }
@@ -101,6 +105,7 @@ impl Policy {
                 &mut s.playout_shapes_min_size,
             ),
             ("search.fights_max_size", &mut s.fights_max_size),
+            ("search.rave_distance", &mut s.rave_distance),
             ("prior.even", &mut p.even),
             ("prior.capture", &mut p.capture),
             ("prior.capture_per_stone", &mut p.capture_per_stone),
@@ -124,6 +129,11 @@ impl Policy {
             ("playout.nakade", &mut r.nakade),
             ("playout.two_liberties", &mut r.two_liberties),
             ("playout.reject_self_atari", &mut r.reject_self_atari),
+            ("playout.escape_ladder", &mut r.escape_ladder),
+            ("playout.counter_atari", &mut r.counter_atari),
+            ("playout.pattern_last2", &mut r.pattern_last2),
+            ("playout.sacrifice", &mut r.sacrifice),
+            ("playout.ko", &mut r.ko),
             ("playout.learned_rest", &mut r.learned_rest),
             ("playout.learned_min", &mut r.learned_min),
         ]
