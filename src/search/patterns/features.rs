@@ -13,7 +13,7 @@
 
 use crate::board::{Board, Color, Point};
 use crate::search::shape::pattern3_code;
-use crate::search::tactics::ladder_caught;
+use crate::search::tactics::{ladder_caught, with_copy};
 use std::sync::OnceLock;
 
 /// A feature group: its first global id and its number of levels.
@@ -474,66 +474,69 @@ impl<'a> Context<'a> {
         }
         if tactical {
             let ko_before = board.ko_point().is_some();
-            let mut b = board.clone();
-            let captured = b.play_unchecked(p, color) as usize;
-            let libs = b.liberty_count(p);
-            if captured > 0 {
-                let takes_ko = b.ko_point().is_some();
-                if takes_ko {
-                    f.push(CAPTURE.base);
-                } else {
-                    let class = match captured {
-                        1 => 0,
-                        2 | 3 => 1,
+            with_copy(board, |b| {
+                let captured = b.play_unchecked(p, color) as usize;
+                let libs = b.liberty_count(p);
+                if captured > 0 {
+                    let takes_ko = b.ko_point().is_some();
+                    if takes_ko {
+                        f.push(CAPTURE.base);
+                    } else {
+                        let class = match captured {
+                            1 => 0,
+                            2 | 3 => 1,
+                            _ => 2,
+                        };
+                        let takes_last =
+                            last_chain_adjacent && self.last.is_some_and(|l| b.get(l).is_none());
+                        f.push(
+                            CAPTURE.base + 1 + class * 4 + takes_last as u32 * 2 + own_atari as u32,
+                        );
+                    }
+                } else if own_atari && libs >= 2 {
+                    let class = match libs {
+                        2 if ladder_caught(b, p, color) => 0,
+                        2 => 1,
                         _ => 2,
                     };
-                    let takes_last =
-                        last_chain_adjacent && self.last.is_some_and(|l| b.get(l).is_none());
-                    f.push(CAPTURE.base + 1 + class * 4 + takes_last as u32 * 2 + own_atari as u32);
+                    f.push(ESCAPE.base + class + 3 * own_atari_near_last as u32);
                 }
-            } else if own_atari && libs >= 2 {
-                let class = match libs {
-                    2 if ladder_caught(&b, p, color) => 0,
-                    2 => 1,
-                    _ => 2,
-                };
-                f.push(ESCAPE.base + class + 3 * own_atari_near_last as u32);
-            }
-            if libs == 1 && b.ko_point().is_none() {
-                let size = b.chain_size(p);
-                f.push(
-                    SELF_ATARI.base
-                        + match size {
-                            1 => 0,
-                            2..=5 => 1,
-                            _ => 2,
-                        },
-                );
-            }
-            // Atari: an opponent chain next to the move left with one liberty.
-            if libs >= 1 {
-                let mut atari: Option<Point> = None;
-                for n in p.neighbours() {
-                    if b.get(n) == Some(opp) && b.in_atari(n) {
-                        let bigger = atari.is_none_or(|a| b.chain_size(n) > b.chain_size(a));
-                        if bigger {
-                            atari = Some(n);
+                if libs == 1 && b.ko_point().is_none() {
+                    let size = b.chain_size(p);
+                    f.push(
+                        SELF_ATARI.base
+                            + match size {
+                                1 => 0,
+                                2..=5 => 1,
+                                _ => 2,
+                            },
+                    );
+                }
+                // Atari: an opponent chain next to the move left with one liberty.
+                if libs >= 1 {
+                    let mut atari: Option<Point> = None;
+                    for n in p.neighbours() {
+                        if b.get(n) == Some(opp) && b.in_atari(n) {
+                            let bigger = atari.is_none_or(|a| b.chain_size(n) > b.chain_size(a));
+                            if bigger {
+                                atari = Some(n);
+                            }
+                        }
+                    }
+                    if let Some(a) = atari {
+                        if ko_before {
+                            f.push(ATARI.base);
+                        } else {
+                            let caught = atari_caught(b, a, opp);
+                            let big = b.chain_size(a) >= 2;
+                            f.push(ATARI.base + 1 + caught as u32 + 2 * big as u32);
                         }
                     }
                 }
-                if let Some(a) = atari {
-                    if ko_before {
-                        f.push(ATARI.base);
-                    } else {
-                        let caught = atari_caught(&b, a, opp);
-                        let big = b.chain_size(a) >= 2;
-                        f.push(ATARI.base + 1 + caught as u32 + 2 * big as u32);
-                    }
+                if own_two && !own_atari && captured == 0 && libs >= 3 {
+                    f.push(EXTEND.base + (libs >= 4) as u32);
                 }
-            }
-            if own_two && !own_atari && captured == 0 && libs >= 3 {
-                f.push(EXTEND.base + (libs >= 4) as u32);
-            }
+            });
         }
         if let Some(l) = self.last {
             f.push(DIST_LAST.base + distance_level(l, p));
@@ -583,13 +586,14 @@ fn atari_caught(b: &Board, a: Point, defender: Color) -> bool {
     if !b.is_legal(e, defender) {
         return true;
     }
-    let mut b = b.clone();
-    b.play_unchecked(e, defender);
-    match b.liberty_count(a) {
-        0 | 1 => true,
-        2 => ladder_caught(&b, a, defender),
-        _ => false,
-    }
+    with_copy(b, |b| {
+        b.play_unchecked(e, defender);
+        match b.liberty_count(a) {
+            0 | 1 => true,
+            2 => ladder_caught(b, a, defender),
+            _ => false,
+        }
+    })
 }
 
 /// Level of the distance between two points (2..=16, 17+).
