@@ -45,6 +45,7 @@
 mod ending;
 pub mod patterns;
 pub mod policy;
+mod replies;
 mod searcher;
 pub mod shape;
 pub mod tactics;

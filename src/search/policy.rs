@@ -120,6 +120,10 @@ pub struct PlayoutWeights {
     pub sacrifice: f64,
     /// Take back a ko once a threat has been played and answered.
     pub ko: f64,
+    /// Remember the winners' replies to the last two moves and play them
+    /// (last good reply with forgetting): the rate at which a remembered
+    /// reply is played; 0 keeps no tables.
+    pub last_good_reply: f64,
     /// With learned playout shapes: the strength of the moves away from the
     /// last move, per empty point, against which the learned strengths of
     /// the shapes next to it are drawn (Bradley-Terry: a local shape is
@@ -144,6 +148,7 @@ impl Default for PlayoutWeights {
             pattern_last2: 0.0,
             sacrifice: 0.0,
             ko: 0.0,
+            last_good_reply: 0.0,
             learned_rest: 0.02,
             learned_min: 4.0,
         }
@@ -491,6 +496,8 @@ impl Policy {
     /// take what it ataried if the opponent left it), else a random legal
     /// move that fills no own true eye and is not a pointless self-atari.
     /// `None` means pass.
+    /// `reply` is a remembered answer to the last moves, played after the
+    /// tactics around the last move when it is a sensible move.
     #[inline]
     pub fn playout_move(
         &self,
@@ -498,10 +505,11 @@ impl Policy {
         color: Color,
         last: Option<Point>,
         last2: Option<Point>,
+        reply: Option<Point>,
         rng: &mut FastRng,
     ) -> Option<Point> {
         if let Some(l) = last {
-            if let Some(p) = self.local_move(board, color, l, last2, rng) {
+            if let Some(p) = self.local_move(board, color, l, last2, reply, rng) {
                 return Some(p);
             }
         }
@@ -572,6 +580,7 @@ impl Policy {
         color: Color,
         l: Point,
         last2: Option<Point>,
+        reply: Option<Point>,
         rng: &mut FastRng,
     ) -> Option<Point> {
         let w = &self.playout;
@@ -637,6 +646,12 @@ impl Policy {
             n = two_liberty_moves(board, color, l, race, &mut cands);
             if n > 0 {
                 return Some(cands[rng.below(n)]);
+            }
+        }
+        // The last good reply to the last moves.
+        if let Some(r) = reply.filter(|_| Policy::chance(rng, w.last_good_reply)) {
+            if board.is_playout_move(r, color) && !board.is_self_atari(r, color) {
+                return Some(r);
             }
         }
         // Shapes around the last move.
@@ -829,6 +844,36 @@ mod tests {
         assert_eq!(cands[..n].to_vec(), vec![Point::new(0, 3)]);
     }
 
+    /// Black takes a ko; White may not take back at once, but does after
+    /// a threat and its answer, when the rule is on.
+    #[test]
+    fn kos_are_taken_back_after_a_threat() {
+        let mut policy = Policy::default();
+        policy.playout.ko = 1.0;
+        let mut b = Board::new(5);
+        for (x, y) in [(0, 1), (1, 0), (1, 2)] {
+            b.play(Point::new(x, y), Color::Black).unwrap();
+        }
+        for (x, y) in [(1, 1), (2, 0), (3, 1), (2, 2)] {
+            b.play(Point::new(x, y), Color::White).unwrap();
+        }
+        let mut rng = FastRng::new(1);
+        let mut ko = KoFight::default();
+        b.play(Point::new(2, 1), Color::Black).unwrap();
+        ko.note(&b, 0);
+        assert_eq!(b.ko_point(), Some(Point::new(1, 1)));
+        assert_eq!(policy.ko_retake(&b, Color::White, &ko, 1, &mut rng), None);
+        b.play(Point::new(4, 4), Color::White).unwrap();
+        ko.note(&b, 1);
+        b.play(Point::new(4, 3), Color::Black).unwrap();
+        ko.note(&b, 2);
+        let back = Some(Point::new(1, 1));
+        assert_eq!(policy.ko_retake(&b, Color::White, &ko, 3, &mut rng), back);
+        assert_eq!(policy.ko_retake(&b, Color::Black, &ko, 3, &mut rng), None);
+        policy.playout.ko = 0.0;
+        assert_eq!(policy.ko_retake(&b, Color::White, &ko, 3, &mut rng), None);
+    }
+
     #[test]
     fn nakade_of_three_in_a_row() {
         // Black surrounds a three-point eye on the top edge of a 5x5 board.
@@ -885,7 +930,7 @@ mod tests {
             (0..1000)
                 .filter(|_| {
                     policy
-                        .playout_move(&board, Color::White, Some(l), None, &mut rng)
+                        .playout_move(&board, Color::White, Some(l), None, None, &mut rng)
                         .is_some_and(|p| distance(p, l) == 3)
                 })
                 .count()

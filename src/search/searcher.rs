@@ -25,6 +25,7 @@
 use super::ending;
 use super::patterns::Context;
 use super::policy::{KoFight, Policy, Prior};
+use super::replies::Replies;
 use super::time::Clock;
 use super::tree::{Arena, Node, EXPANDED, EXPANDING, LEAF, PASS, SCORE_ONE, VALUE_ONE};
 use super::{Analysis, Candidate, Decision, Limits, SearchParams};
@@ -443,6 +444,7 @@ impl Searcher {
             score_center,
             max_moves: 3 * size * size,
             mercy: (size * size / 4).max(10) as i32,
+            replies: (self.policy.playout.last_good_reply > 0.0).then(Replies::new),
         };
         let quiet = self.params.quiet;
         std::thread::scope(|s| {
@@ -672,6 +674,8 @@ struct Shared<'a> {
     score_center: f64,
     max_moves: usize,
     mercy: i32,
+    /// The playouts' last good replies (`None`: the rule is off).
+    replies: Option<Replies>,
 }
 
 impl Shared<'_> {
@@ -964,9 +968,13 @@ impl<'a> Worker<'a> {
             let retake = sh
                 .policy
                 .ko_retake(&self.board, to_move, &ko, moves, &mut self.rng);
+            let reply = sh.replies.as_ref().and_then(|r| {
+                let code = |m: Option<Point>| m.map_or(PASS, |p| p.index() as u16);
+                r.get(to_move, code(last2), code(last))
+            });
             match retake.or_else(|| {
                 sh.policy
-                    .playout_move(&self.board, to_move, last, last2, &mut self.rng)
+                    .playout_move(&self.board, to_move, last, last2, reply, &mut self.rng)
             }) {
                 Some(p) => {
                     self.board.play_unchecked(p, to_move);
@@ -996,6 +1004,14 @@ impl<'a> Worker<'a> {
         let mut score_black = area as f64 - sh.komi;
         if sh.territory {
             score_black -= placed as f64;
+        }
+        if let Some(replies) = &sh.replies {
+            let winner = if score_black > 0.0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            replies.learn(&self.seq, winner);
         }
         self.backup(score_black);
         sh.done.fetch_add(1, Relaxed);

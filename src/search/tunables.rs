@@ -134,6 +134,7 @@ impl Policy {
             ("playout.pattern_last2", &mut r.pattern_last2),
             ("playout.sacrifice", &mut r.sacrifice),
             ("playout.ko", &mut r.ko),
+            ("playout.last_good_reply", &mut r.last_good_reply),
             ("playout.learned_rest", &mut r.learned_rest),
             ("playout.learned_min", &mut r.learned_min),
         ]
