@@ -2,10 +2,10 @@
 //! and training plus measuring end to end on a few KGS games.
 
 use kosumi::board::{Board, Color, Point};
+use kosumi::cli::patterns::train::{is_held_out, replay};
 use kosumi::search::patterns::features::{
     pattern3_id, MoveFeatures, ATARI, CAPTURE, ESCAPE, EXTEND, LINE, SELF_ATARI,
 };
-use kosumi::search::patterns::train::{is_held_out, replay};
 use kosumi::search::patterns::{Context, Model};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

@@ -6,7 +6,9 @@
 //! chosen by file name ([`is_held_out`]), are never trained on; `patterns
 //! eval` measures on those.
 
-use crate::search::patterns::train::{evaluate_game, is_held_out, Accuracy, Trainer};
+pub mod mm;
+pub mod train;
+
 use crate::search::patterns::Model;
 use clap::{Args, Subcommand};
 use rand::rngs::StdRng;
@@ -14,6 +16,7 @@ use rand::SeedableRng;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use train::{evaluate_game, is_held_out, Accuracy, Trainer};
 
 /// Options of `kosumi train-patterns`.
 #[derive(Args, Debug, Clone)]

@@ -6,10 +6,10 @@
 //! (FNV-1a 64) to 0 modulo [`HOLD_OUT_EVERY`], about 2% of any collection,
 //! the same whichever archive or folder holds them.
 
-use super::features::{Context, MoveFeatures, GROUPS, GROUP_COUNT, PAT3_BASE};
 use super::mm::Dataset;
-use super::model::Model;
 use crate::board::{Board, Color, Game, Move, Point, Rules};
+use crate::search::patterns::features::{Context, MoveFeatures, GROUPS, GROUP_COUNT, PAT3_BASE};
+use crate::search::patterns::Model;
 use crate::sgf::{Event, GameRecord};
 use fxhash::FxHashMap;
 use rand::rngs::StdRng;
@@ -118,7 +118,7 @@ pub fn feature_groups(model: &Model) -> Vec<u8> {
                 .iter()
                 .position(|g| (g.base..g.base + g.levels).contains(&(i as u32)))
                 .expect("groups cover the fixed ids") as u8
-        } else if i < super::features::fixed_count() {
+        } else if i < crate::search::patterns::features::fixed_count() {
             GROUPS.len() as u8
         } else {
             GROUPS.len() as u8 + 1
