@@ -250,11 +250,14 @@ impl Searcher {
             .time_per_move
             .filter(|t| t.is_finite() && *t >= 0.0)
         {
+            // A fixed time per move is spent whole: time saved on a clear
+            // move cannot be used later, while the search goes on deepening
+            // the subtree the next move reuses.
             let t = Duration::from_secs_f64(t);
             Control {
                 soft: Some(t),
                 hard: Some(t),
-                early_stop: true,
+                early_stop: false,
                 ..Control::default()
             }
         } else {
