@@ -5,7 +5,9 @@
 //! The Go knowledge (priors, playout rules, 3x3 shapes) lives in [`policy`].
 //!
 //! # How it plays
-//! - **Tree**: UCT with RAVE (Gelly and Silver's blend, equivalence 3000) and
+//! - **Tree**: UCT with RAVE (Gelly and Silver's blend, equivalence 3000;
+//!   a move played soon after the node weighs up to 4 times one played at
+//!   the playout's end, `search.rave_distance`) and
 //!   priors given as virtual playouts, offset from the parent's value. The
 //!   tree is shared by all threads without locks (atomic counters, virtual
 //!   loss, one thread expands a node while the others play out from it).
@@ -18,7 +20,10 @@
 //!   it ataried (not into a ladder), take what the own previous move
 //!   ataried, nakade vital points, MoGo 3x3 shapes around the last move,
 //!   else random moves that fill no own true eye and are no pointless
-//!   self-atari; a mercy rule ends lopsided playouts.
+//!   self-atari; a mercy rule ends lopsided playouts. Further rules (a
+//!   ladder read before escaping, counter-ataris in races, shapes next to
+//!   the own previous move, useful sacrifices, ko retakes, last good reply)
+//!   are named parameters, off until a match shows they pay for their cost.
 //! - **Value**: winning under the game's rules, plus a small share of the
 //!   score centred on the expected result. Playouts are counted by area;
 //!   under territory rules (Japanese, Swedish) the stones placed in the
@@ -36,7 +41,8 @@
 //!   resigns after three own moves below `resign_threshold`, never in the
 //!   first fifth of the board's points in moves.
 //! - **Time**: [`Clock::budget`] per move, longer when the two best moves are
-//!   close, shorter when the best cannot be overtaken.
+//!   close, shorter when the best cannot be overtaken; a fixed
+//!   `--time-per-move` is spent whole.
 //! - **Memory**: nodes live in an arena capped by `max_memory`; when full the
 //!   tree stops growing and the search goes on. Between moves the subtree of
 //!   the new position is kept (after the opponent's move, after `undo` while

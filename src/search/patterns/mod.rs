@@ -4,7 +4,7 @@
 //! line, 3x3 and large shapes) and [`Model`] rates it (Bradley-Terry gammas,
 //! stored in a small file, one is embedded). Fitting the gammas is an
 //! offline job of the command line (`kosumi train-patterns`,
-//! [`crate::cli::patterns`]).
+//! `src/cli/patterns/`).
 
 pub mod features;
 mod model;
