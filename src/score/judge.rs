@@ -148,6 +148,7 @@ fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> (Calls, Bitboard) {
     settle_seki_neighbours(board, &mut calls);
     confirm_seki(board, &mut calls);
     let killed = read_eye_spaces(board, &mut calls, &survival, safe_both, shaky);
+    keep_open_kos(board, &mut calls);
     (calls, killed)
 }
 
@@ -517,6 +518,41 @@ fn dame_liberties(board: &Board, region: Bitboard, status: &[PointStatus]) -> Bi
         }
     }
     extra
+}
+
+/// A ko left open at the end counts as it stands, as players count it: a
+/// single stone in atari whose capture is a ko capture (the capturer would
+/// stand alone in atari on the point it took) is not dead for that, when
+/// the stones around the ko point live. The playouts, the opponent moving
+/// first, take it about half the time.
+fn keep_open_kos(board: &Board, calls: &mut Calls) {
+    for c in Color::ALL {
+        for p in board.stones(c).iter() {
+            if calls.status[p.index()] == PointStatus::Seki || board.chain_size(p) != 1 {
+                continue;
+            }
+            let Some(a) = board.atari_point(p) else {
+                continue;
+            };
+            let opp = c.opponent();
+            if !board.is_legal(a, opp) {
+                continue;
+            }
+            // The ko point's other owners must live: a stone in a dead group
+            // is dead whatever the ko.
+            let owners_dead = a.neighbours().iter().any(|&n| {
+                n != p && board.get(n) == Some(c) && calls.status[n.index()] == PointStatus::Dead
+            });
+            if owners_dead {
+                continue;
+            }
+            let mut b = board.clone();
+            b.play_unchecked(a, opp);
+            if b.ko_point() == Some(p) {
+                calls.set(single(p), PointStatus::Alive, Reason::OpenKo);
+            }
+        }
+    }
 }
 
 /// The points of `stones` whose status is `s`.

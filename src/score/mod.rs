@@ -96,6 +96,8 @@ pub enum Reason {
     EyeSpaceKilled,
     /// An enemy stone inside a group read dead.
     InsideDeadGroup,
+    /// A stone in atari in a ko left open: counted as it stands.
+    OpenKo,
     /// The rules count every stone (Tromp-Taylor).
     Rules,
 }
@@ -114,6 +116,7 @@ impl fmt::Display for Reason {
             Reason::SekiPartnerDies => f.write_str("its seki partner dies (read)"),
             Reason::EyeSpaceKilled => f.write_str("eye space killed, attacker first (read)"),
             Reason::InsideDeadGroup => f.write_str("inside a dead group"),
+            Reason::OpenKo => f.write_str("a ko left open, counted as it stands"),
             Reason::Rules => f.write_str("the rules keep every stone"),
         }
     }
