@@ -41,3 +41,17 @@ loadsgf games/score-seki-dead-eye.sgf
 #? [H9]
 230 final_status_list seki
 #? [(?=(.* )?B9( |$))(?=(.* )?D8( |$))(?=(.* )?F9( |$))(?=(.* )?J8( |$))\S+( \S+){13}]
+
+# A black ring C4-E2 with one eye (D3) inside White's area, open to the
+# east where White has G4 and G2: White F3 leaves it no room for a second
+# eye. The playouts keep it alive about half the time (51%); a group with
+# fewer than two eyes that survives less than 60% of them is dead (GNU Go
+# 3.8 agrees). White: 27 points, the ring's 8, 8 prisoners + 0.5; Black
+# rows 8-9. Before that rule: B+13.5.
+loadsgf games/score-one-eye-group.sgf
+310 final_score
+#? [W\+25\.5]
+320 final_status_list dead
+#? [(?=(.* )?C4( |$))(?=(.* )?E2( |$))\S+( \S+){7}]
+330 final_status_list seki
+#? []

@@ -2,6 +2,7 @@
 
 use super::benson::unconditionally_alive;
 use super::confirm;
+use super::eyes;
 use super::playout::{tally, Tally};
 use super::{Judgement, PointStatus, Reason};
 use crate::board::{Bitboard, Board, Color, FastRng, Game, Point, RuleSet};
@@ -144,10 +145,12 @@ fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> (Calls, Bitboard) {
         }
     }
     let mut calls = Calls { status, reasons };
+    kill_eyeless(board, &mut calls, &survival, &mut unsure, &mut shaky);
     read_races(board, &mut calls, &unsure, safe_both, shaky);
     settle_seki_neighbours(board, &mut calls);
     confirm_seki(board, &mut calls);
     let killed = read_eye_spaces(board, &mut calls, &survival, safe_both, shaky);
+    keep_open_kos(board, &mut calls);
     (calls, killed)
 }
 
@@ -519,6 +522,88 @@ fn dame_liberties(board: &Board, region: Bitboard, status: &[PointStatus]) -> Bi
     extra
 }
 
+/// Survival rate below which a chain in a group with fewer than two eyes
+/// is dead. Light playouts let a group shut inside the opponent's area
+/// live about half the time whatever its shape, a little more often when
+/// it is big; a group with two eyes is left to the playouts' own verdict.
+const FEW_EYES_BELOW: f64 = 0.6;
+
+/// Chains the playouts keep alive less often than [`FEW_EYES_BELOW`], in a
+/// group (chains joined through areas they alone enclose) with fewer than
+/// two eyes and no chain surviving more often: dead.
+fn kill_eyeless(
+    board: &Board,
+    calls: &mut Calls,
+    survival: &[f64],
+    unsure: &mut Vec<Point>,
+    shaky: &mut Bitboard,
+) {
+    let mut kill = Bitboard::EMPTY;
+    for c in Color::ALL {
+        let dead_opp = marked(board.stones(c.opponent()), &calls.status, PointStatus::Dead);
+        let mut done = Bitboard::EMPTY;
+        for p in board.stones(c).iter() {
+            if done.contains(p)
+                || calls.status[p.index()] != PointStatus::Alive
+                || survival[p.index()] >= FEW_EYES_BELOW
+            {
+                continue;
+            }
+            let g = eyes::group(board, p, dead_opp);
+            done |= g.chains;
+            if g.eyes >= 2
+                || g.chains
+                    .iter()
+                    .any(|q| survival[q.index()] >= FEW_EYES_BELOW)
+            {
+                continue;
+            }
+            kill |= marked(g.chains, &calls.status, PointStatus::Alive);
+        }
+    }
+    for q in kill.iter() {
+        let percent = (100.0 * survival[q.index()]).round() as u8;
+        calls.set(single(q), PointStatus::Dead, Reason::FewEyes { percent });
+    }
+    unsure.retain(|q| !kill.contains(*q));
+    *shaky |= kill;
+}
+
+/// A ko left open at the end counts as it stands, as players count it: a
+/// single stone in atari whose capture is a ko capture (the capturer would
+/// stand alone in atari on the point it took) is not dead for that, when
+/// the stones around the ko point live. The playouts, the opponent moving
+/// first, take it about half the time.
+fn keep_open_kos(board: &Board, calls: &mut Calls) {
+    for c in Color::ALL {
+        for p in board.stones(c).iter() {
+            if calls.status[p.index()] == PointStatus::Seki || board.chain_size(p) != 1 {
+                continue;
+            }
+            let Some(a) = board.atari_point(p) else {
+                continue;
+            };
+            let opp = c.opponent();
+            if !board.is_legal(a, opp) {
+                continue;
+            }
+            // The ko point's other owners must live: a stone in a dead group
+            // is dead whatever the ko.
+            let owners_dead = a.neighbours().iter().any(|&n| {
+                n != p && board.get(n) == Some(c) && calls.status[n.index()] == PointStatus::Dead
+            });
+            if owners_dead {
+                continue;
+            }
+            let mut b = board.clone();
+            b.play_unchecked(a, opp);
+            if b.ko_point() == Some(p) {
+                calls.set(single(p), PointStatus::Alive, Reason::OpenKo);
+            }
+        }
+    }
+}
+
 /// The points of `stones` whose status is `s`.
 fn marked(stones: Bitboard, status: &[PointStatus], s: PointStatus) -> Bitboard {
     stones.iter().filter(|p| status[p.index()] == s).collect()
@@ -542,5 +627,84 @@ impl Calls {
             self.status[q.index()] = s;
             self.reasons[q.index()] = why;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Black's wall on row 7 and White's on row 6; below, inside White's
+    /// area, a black group with one eye (A1-B1) and one with two (G1, J1).
+    fn board() -> Board {
+        let rows = [
+            "",
+            "",
+            "XXXXXXXXX",
+            "OOOOOOOOO",
+            "",
+            "",
+            "OOOOOOOOO",
+            "XXXXOXXXX",
+            "..XXOX.X.",
+        ];
+        let mut b = Board::new(9);
+        for (y, row) in rows.iter().enumerate() {
+            for (x, ch) in row.chars().enumerate() {
+                let stone = match ch {
+                    'X' => Some(Color::Black),
+                    'O' => Some(Color::White),
+                    _ => None,
+                };
+                if stone.is_some() {
+                    b.set_stone(Point::new(x, y), stone);
+                }
+            }
+        }
+        b
+    }
+
+    fn calls() -> Calls {
+        Calls {
+            status: vec![PointStatus::Alive; crate::board::SLOTS],
+            reasons: vec![Reason::Benson; crate::board::SLOTS],
+        }
+    }
+
+    #[test]
+    fn a_group_with_one_eye_the_playouts_half_keep_is_dead() {
+        let b = board();
+        let mut survival = vec![1.0; crate::board::SLOTS];
+        for p in b.stones(Color::Black).iter().filter(|p| p.y() >= 7) {
+            survival[p.index()] = 0.55;
+        }
+        let mut calls = calls();
+        let (mut unsure, mut shaky) = (vec![Point::new(0, 7)], Bitboard::EMPTY);
+        kill_eyeless(&b, &mut calls, &survival, &mut unsure, &mut shaky);
+        // A2-D1 has one eye: dead.
+        for x in 0..4 {
+            assert_eq!(calls.status[Point::new(x, 7).index()], PointStatus::Dead);
+        }
+        assert!(unsure.is_empty());
+        // F2-J1 has two eyes (G1, J1): left to the playouts.
+        for x in 5..9 {
+            assert_eq!(calls.status[Point::new(x, 7).index()], PointStatus::Alive);
+        }
+    }
+
+    #[test]
+    fn a_group_one_of_whose_chains_the_playouts_keep_is_left_alone() {
+        let b = board();
+        let mut survival = vec![1.0; crate::board::SLOTS];
+        for p in b.stones(Color::Black).iter().filter(|p| p.y() >= 7) {
+            survival[p.index()] = if p.x() == 2 && p.y() == 8 { 0.7 } else { 0.55 };
+        }
+        let mut calls = calls();
+        let (mut unsure, mut shaky) = (Vec::new(), Bitboard::EMPTY);
+        kill_eyeless(&b, &mut calls, &survival, &mut unsure, &mut shaky);
+        assert!(b
+            .stones(Color::Black)
+            .iter()
+            .all(|p| calls.status[p.index()] == PointStatus::Alive));
     }
 }

@@ -36,6 +36,7 @@
 
 mod benson;
 mod confirm;
+mod eyes;
 mod judge;
 mod playout;
 
@@ -96,6 +97,13 @@ pub enum Reason {
     EyeSpaceKilled,
     /// An enemy stone inside a group read dead.
     InsideDeadGroup,
+    /// A stone in atari in a ko left open: counted as it stands.
+    OpenKo,
+    /// Survives few playouts, in a group with fewer than two eyes.
+    FewEyes {
+        /// The playouts' survival rate, in percent.
+        percent: u8,
+    },
     /// The rules count every stone (Tromp-Taylor).
     Rules,
 }
@@ -114,6 +122,10 @@ impl fmt::Display for Reason {
             Reason::SekiPartnerDies => f.write_str("its seki partner dies (read)"),
             Reason::EyeSpaceKilled => f.write_str("eye space killed, attacker first (read)"),
             Reason::InsideDeadGroup => f.write_str("inside a dead group"),
+            Reason::OpenKo => f.write_str("a ko left open, counted as it stands"),
+            Reason::FewEyes { percent } => {
+                write!(f, "fewer than two eyes, alive in {percent}% of playouts")
+            }
             Reason::Rules => f.write_str("the rules keep every stone"),
         }
     }

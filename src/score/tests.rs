@@ -538,6 +538,35 @@ fn a_hane_ko_left_open_counts_as_it_stands() {
     assert_eq!((s.black, s.white), (27.0, 32.5));
 }
 
+/// A ko left open in the middle of the walls: White's D5 is in atari, and
+/// Black taking it at E5 would stand alone in atari on E5 (White retakes at
+/// D5). People count such a position as it stands.
+const OPEN_KO: [&str; 9] = [
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "..XO.O...",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+];
+
+#[test]
+fn a_ko_left_open_counts_as_it_stands() {
+    let game = position(&OPEN_KO, RuleSet::Japanese, 0.5);
+    let j = judge(&game);
+    assert!(j.stones_with(PointStatus::Dead).is_empty());
+    assert_eq!(j.status(at("D5")), Some(PointStatus::Alive));
+    assert_eq!(j.reason(at("D5")), Some(Reason::OpenKo));
+    // E5 is D5's last liberty: White must connect there, no point.
+    assert_eq!(j.owner(at("E5")), Owner::Dame);
+    let s = count(&game, &j);
+    // Black: A-C less C5. White: F-J less F5.
+    assert_eq!((s.black, s.white), (26.0, 35.5));
+}
+
 #[test]
 fn a_position_is_judged_the_same_whatever_its_history() {
     // Random games played out, then the same stones set up on an empty
