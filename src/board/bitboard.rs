@@ -34,6 +34,13 @@ impl Bitboard {
         ON_BOARD[size]
     }
 
+    /// The set holding `p` alone.
+    pub fn single(p: Point) -> Bitboard {
+        let mut b = Bitboard::EMPTY;
+        b.insert(p);
+        b
+    }
+
     /// Whether `p` is in the set.
     #[inline]
     #[must_use]

@@ -1,7 +1,7 @@
 //! Benson's algorithm: chains that cannot be captured even if their owner
 //! always passes.
 
-use crate::board::{Bitboard, Board, Color, Point};
+use crate::board::{Bitboard, Board, Color};
 
 /// Stones of `color` that are unconditionally alive (Benson, 1976).
 ///
@@ -19,7 +19,7 @@ pub fn unconditionally_alive(board: &Board, color: Color) -> Bitboard {
     let mut chains: Vec<(Bitboard, Bitboard)> = Vec::new();
     let mut left = own;
     while let Some(p) = left.first() {
-        let stones = Bitboard::flood_fill(single(p), own);
+        let stones = Bitboard::flood_fill(Bitboard::single(p), own);
         left &= !stones;
         chains.push((stones, stones.neighbours() & empty));
     }
@@ -27,7 +27,7 @@ pub fn unconditionally_alive(board: &Board, color: Color) -> Bitboard {
     let mut regions: Vec<(Bitboard, Vec<usize>, Vec<usize>)> = Vec::new();
     let mut open = on & !own;
     while let Some(p) = open.first() {
-        let points = Bitboard::flood_fill(single(p), open);
+        let points = Bitboard::flood_fill(Bitboard::single(p), open);
         open &= !points;
         let rim = points.neighbours() & own;
         let region_empty = points & empty;
@@ -77,10 +77,4 @@ pub fn unconditionally_alive(board: &Board, color: Color) -> Bitboard {
         .zip(&chain_alive)
         .filter(|(_, &a)| a)
         .fold(Bitboard::EMPTY, |acc, ((s, _), _)| acc | *s)
-}
-
-fn single(p: Point) -> Bitboard {
-    let mut b = Bitboard::EMPTY;
-    b.insert(p);
-    b
 }

@@ -32,11 +32,11 @@ pub(crate) fn group(board: &Board, p: Point, gone: Bitboard) -> Group {
     let stones = board.stones(Color::Black) | board.stones(Color::White);
     // Empty points and enemy stones already dead.
     let not_own = on & (!stones | gone);
-    let mut chains = Bitboard::flood_fill(single(p), own);
+    let mut chains = Bitboard::flood_fill(Bitboard::single(p), own);
     let mut seen = Bitboard::EMPTY;
     let mut eyes = 0;
     while let Some(q) = (chains.neighbours() & not_own & !seen).first() {
-        let area = Bitboard::flood_fill(single(q), not_own);
+        let area = Bitboard::flood_fill(Bitboard::single(q), not_own);
         seen |= area;
         // Enclosed by `c` alone: every point around it is a stone of `c`.
         let rim = area.neighbours() & on & !area;
@@ -72,33 +72,11 @@ fn false_eye(board: &Board, q: Point, c: Color, gone: Bitboard) -> bool {
     }
 }
 
-fn single(p: Point) -> Bitboard {
-    let mut b = Bitboard::EMPTY;
-    b.insert(p);
-    b
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A 9x9 board from the top rows of a diagram (`X` Black, `O` White).
-    fn board(rows: &[&str]) -> Board {
-        let mut b = Board::new(9);
-        for (y, row) in rows.iter().enumerate() {
-            for (x, ch) in row.chars().enumerate() {
-                let stone = match ch {
-                    'X' => Some(Color::Black),
-                    'O' => Some(Color::White),
-                    _ => None,
-                };
-                if stone.is_some() {
-                    b.set_stone(Point::new(x, y), stone);
-                }
-            }
-        }
-        b
-    }
+    use crate::score::tests::board_9x9 as board;
 
     #[test]
     fn two_one_point_eyes_join_the_chains_around_them() {
@@ -114,8 +92,7 @@ mod tests {
         // C9's diagonal D8 is White's: on the edge, that makes it false.
         let b = board(&[".X.XO....", "XXXOO....", "OOOO....."]);
         assert_eq!(group(&b, Point::new(1, 0), Bitboard::EMPTY).eyes, 1);
-        let mut d8 = Bitboard::EMPTY;
-        d8.insert(Point::new(3, 1));
+        let d8 = Bitboard::single(Point::new(3, 1));
         assert_eq!(group(&b, Point::new(1, 0), d8).eyes, 2);
     }
 

@@ -115,7 +115,7 @@ fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> (Calls, Bitboard) {
         let opp_first = &tallies[c.opponent().index()];
         let mut left = board.stones(c) & !safe;
         while let Some(p) = left.first() {
-            let chain = Bitboard::flood_fill(single(p), board.stones(c));
+            let chain = Bitboard::flood_fill(Bitboard::single(p), board.stones(c));
             left &= !chain;
             let n = chain.count() as f64;
             let alive: f64 = chain.iter().map(|s| opp_first.owned_by(s, c)).sum::<f64>() / n;
@@ -187,7 +187,7 @@ fn read_eye_spaces(
         let mut left = marked(own & !safe, &calls.status, PointStatus::Alive);
         while let Some(p) = left.first() {
             let Some(group) = eye_space_group(board, p, c, &calls.status) else {
-                left &= !Bitboard::flood_fill(single(p), own);
+                left &= !Bitboard::flood_fill(Bitboard::single(p), own);
                 continue;
             };
             left &= !group.chains;
@@ -208,7 +208,7 @@ fn read_eye_spaces(
             let mut around = group.beyond.neighbours() & on & board.stones(opp) & !playable;
             let mut weak = false;
             while let Some(q) = around.first() {
-                let enemy = Bitboard::flood_fill(single(q), board.stones(opp));
+                let enemy = Bitboard::flood_fill(Bitboard::single(q), board.stones(opp));
                 around &= !enemy;
                 let outside = board.liberties_bb(q) & !playable;
                 if calls.status[q.index()] != PointStatus::Alive
@@ -272,11 +272,11 @@ fn eye_space_group(
     let not_own = on & !own;
     let opp = board.stones(c.opponent());
     let dead = marked(own, status, PointStatus::Dead);
-    let mut chains = Bitboard::flood_fill(single(p), own);
+    let mut chains = Bitboard::flood_fill(Bitboard::single(p), own);
     let mut areas = Bitboard::EMPTY;
     let mut outside = Bitboard::EMPTY;
     while let Some(q) = (chains.neighbours() & not_own & !areas & !outside).first() {
-        let area = Bitboard::flood_fill(single(q), not_own);
+        let area = Bitboard::flood_fill(Bitboard::single(q), not_own);
         if area.count() <= EYE_SPACE {
             areas |= area;
             let living = area.neighbours() & own & !dead;
@@ -333,7 +333,7 @@ fn read_races(board: &Board, calls: &mut Calls, unsure: &[Point], safe: Bitboard
     for &p in unsure {
         let Some(c) = board.get(p) else { continue };
         let opp = c.opponent();
-        let chain = Bitboard::flood_fill(single(p), board.stones(c));
+        let chain = Bitboard::flood_fill(Bitboard::single(p), board.stones(c));
         let libs = board.liberties_bb(p);
         // A stone in atari left at the end is mostly a ko counted as it
         // stands; the playouts judge it.
@@ -348,7 +348,8 @@ fn read_races(board: &Board, calls: &mut Calls, unsure: &[Point], safe: Bitboard
         // treats it as uncapturable.
         let mut outside_weak = false;
         while let Some(q) = near.first() {
-            let other = Bitboard::flood_fill(single(q), board.stones(board.get(q).unwrap_or(c)));
+            let other =
+                Bitboard::flood_fill(Bitboard::single(q), board.stones(board.get(q).unwrap_or(c)));
             near &= !other;
             let other_libs = board.liberties_bb(q);
             if other_libs.count() > libs.count() + 2 {
@@ -379,7 +380,7 @@ fn read_races(board: &Board, calls: &mut Calls, unsure: &[Point], safe: Bitboard
         let mut capturer_dies = false;
         let mut enemies = chain.neighbours() & board.stones(opp);
         while let Some(e) = enemies.first() {
-            let enemy = Bitboard::flood_fill(single(e), board.stones(opp));
+            let enemy = Bitboard::flood_fill(Bitboard::single(e), board.stones(opp));
             enemies &= !enemy;
             if calls.status[e.index()] == PointStatus::Alive && !shaky.contains(e) {
                 continue;
@@ -411,7 +412,7 @@ fn settle_seki_neighbours(board: &Board, calls: &mut Calls) {
         for c in Color::ALL {
             let mut left = board.stones(c);
             while let Some(p) = left.first() {
-                let chain = Bitboard::flood_fill(single(p), board.stones(c));
+                let chain = Bitboard::flood_fill(Bitboard::single(p), board.stones(c));
                 left &= !chain;
                 if calls.status[p.index()] != PointStatus::Dead {
                     continue;
@@ -450,7 +451,7 @@ fn confirm_seki(board: &Board, calls: &mut Calls) {
     let seki = marked(on & stones, &calls.status, PointStatus::Seki);
     let mut left = seki;
     while let Some(p) = left.first() {
-        let region = Bitboard::flood_fill(single(p), seki | (on & !stones));
+        let region = Bitboard::flood_fill(Bitboard::single(p), seki | (on & !stones));
         left &= !region;
         if (region & !stones).count() > confirm::MAX_EMPTY {
             continue;
@@ -468,7 +469,7 @@ fn confirm_seki(board: &Board, calls: &mut Calls) {
         for c in Color::ALL {
             let mut chains = region & board.stones(c);
             while let Some(q) = chains.first() {
-                let chain = Bitboard::flood_fill(single(q), board.stones(c));
+                let chain = Bitboard::flood_fill(Bitboard::single(q), board.stones(c));
                 chains &= !chain;
                 let r = confirm::can_capture(
                     board,
@@ -515,7 +516,7 @@ fn dame_liberties(board: &Board, region: Bitboard, status: &[PointStatus]) -> Bi
         let living = enemy & !marked(enemy, status, PointStatus::Dead);
         let mut chains = near & board.stones(c);
         while let Some(q) = chains.first() {
-            chains &= !Bitboard::flood_fill(single(q), board.stones(c));
+            chains &= !Bitboard::flood_fill(Bitboard::single(q), board.stones(c));
             extra |= board.liberties_bb(q) & !region & living.neighbours();
         }
     }
@@ -563,7 +564,11 @@ fn kill_eyeless(
     }
     for q in kill.iter() {
         let percent = (100.0 * survival[q.index()]).round() as u8;
-        calls.set(single(q), PointStatus::Dead, Reason::FewEyes { percent });
+        calls.set(
+            Bitboard::single(q),
+            PointStatus::Dead,
+            Reason::FewEyes { percent },
+        );
     }
     unsure.retain(|q| !kill.contains(*q));
     *shaky |= kill;
@@ -598,7 +603,7 @@ fn keep_open_kos(board: &Board, calls: &mut Calls) {
             let mut b = board.clone();
             b.play_unchecked(a, opp);
             if b.ko_point() == Some(p) {
-                calls.set(single(p), PointStatus::Alive, Reason::OpenKo);
+                calls.set(Bitboard::single(p), PointStatus::Alive, Reason::OpenKo);
             }
         }
     }
@@ -607,12 +612,6 @@ fn keep_open_kos(board: &Board, calls: &mut Calls) {
 /// The points of `stones` whose status is `s`.
 fn marked(stones: Bitboard, status: &[PointStatus], s: PointStatus) -> Bitboard {
     stones.iter().filter(|p| status[p.index()] == s).collect()
-}
-
-fn single(p: Point) -> Bitboard {
-    let mut b = Bitboard::EMPTY;
-    b.insert(p);
-    b
 }
 
 /// Each stone's status and why, per padded index.
@@ -648,20 +647,7 @@ mod tests {
             "XXXXOXXXX",
             "..XXOX.X.",
         ];
-        let mut b = Board::new(9);
-        for (y, row) in rows.iter().enumerate() {
-            for (x, ch) in row.chars().enumerate() {
-                let stone = match ch {
-                    'X' => Some(Color::Black),
-                    'O' => Some(Color::White),
-                    _ => None,
-                };
-                if stone.is_some() {
-                    b.set_stone(Point::new(x, y), stone);
-                }
-            }
-        }
-        b
+        crate::score::tests::board_9x9(&rows)
     }
 
     fn calls() -> Calls {

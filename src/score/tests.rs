@@ -4,6 +4,25 @@
 use super::*;
 use crate::board::{Move, RuleSet, Rules};
 
+/// A 9x9 board from the top rows of a diagram (`X` Black, `O` White), for
+/// the tests of the judge's parts.
+pub(super) fn board_9x9(rows: &[&str]) -> Board {
+    let mut b = Board::new(9);
+    for (y, row) in rows.iter().enumerate() {
+        for (x, ch) in row.chars().enumerate() {
+            let stone = match ch {
+                'X' => Some(Color::Black),
+                'O' => Some(Color::White),
+                _ => None,
+            };
+            if stone.is_some() {
+                b.set_stone(Point::new(x, y), stone);
+            }
+        }
+    }
+    b
+}
+
 /// A game set up from a diagram, ended by two passes.
 fn position(rows: &[&str], rules: RuleSet, komi: f64) -> Game {
     let mut game = Game::new(rows.len(), Rules::new(rules));
