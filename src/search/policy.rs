@@ -39,6 +39,10 @@ pub struct PriorWeights {
     /// Wins for a move of a two-liberty fight next to the last move (what
     /// the playouts would play there, see [`Policy::fight_moves`]).
     pub fight: f32,
+    /// Wins for the vital point of a three-point eye space next to the last
+    /// move (what the playouts' nakade rule plays): it kills or makes the
+    /// eye, whoever plays it (0: off).
+    pub nakade: f32,
     /// Losses for a single-stone self-atari.
     pub self_atari: f32,
     /// Losses for a self-atari of a chain of two or more stones.
@@ -74,6 +78,7 @@ impl Default for PriorWeights {
             pattern_near: 8.0,
             pattern_far: 2.0,
             fight: 8.0,
+            nakade: 0.0,
             self_atari: 10.0,
             self_atari_chain: 30.0,
             near_last: 5.0,
@@ -218,6 +223,17 @@ pub struct Prior {
     pub visits: f32,
     /// Their mean value for the player making the move, in [0, 1].
     pub value: f32,
+}
+
+impl Prior {
+    /// This prior with `wins` more virtual playouts, all won.
+    fn with_wins(self, wins: f32) -> Prior {
+        let visits = self.visits + wins;
+        Prior {
+            visits,
+            value: (self.value * self.visits + wins) / visits,
+        }
+    }
 }
 
 /// Move distance used for proximity: `dx + dy + max(dx, dy)` (2 for a
@@ -472,11 +488,19 @@ impl Policy {
 
     /// `prior` with the bonus of a two-liberty fight move.
     pub fn fight_prior(&self, prior: Prior) -> Prior {
-        let visits = prior.visits + self.prior.fight;
-        Prior {
-            visits,
-            value: (prior.value * prior.visits + self.prior.fight) / visits,
-        }
+        prior.with_wins(self.prior.fight)
+    }
+
+    /// The vital point of a three-point eye space next to the last move, if
+    /// the nakade prior is on.
+    pub fn nakade_move(&self, board: &Board, last: Option<Point>) -> Option<Point> {
+        last.filter(|_| self.prior.nakade > 0.0)
+            .and_then(|l| nakade_point(board, l))
+    }
+
+    /// `prior` with the nakade prior's wins added.
+    pub fn nakade_prior(&self, prior: Prior) -> Prior {
+        prior.with_wins(self.prior.nakade)
     }
 
     /// The prior of a pass.
@@ -883,6 +907,24 @@ mod tests {
         }
         b.play(Point::new(3, 0), Color::Black).unwrap();
         assert_eq!(nakade_point(&b, Point::new(3, 0)), Some(Point::new(1, 0)));
+    }
+
+    #[test]
+    fn the_nakade_prior_favours_the_vital_point_only_when_on() {
+        let mut b = Board::new(5);
+        for (x, y) in [(0, 1), (1, 1), (2, 1), (3, 1), (4, 1), (4, 0), (3, 0)] {
+            b.play(Point::new(x, y), Color::Black).unwrap();
+        }
+        let last = Some(Point::new(3, 0));
+        let mut policy = Policy::default();
+        assert_eq!(policy.nakade_move(&b, last), None);
+        policy.prior.nakade = 8.0;
+        let vital = Point::new(1, 0);
+        assert_eq!(policy.nakade_move(&b, last), Some(vital));
+        let plain = policy.prior(&b, Color::White, vital, last);
+        let boosted = policy.nakade_prior(plain);
+        assert_eq!(boosted.visits, plain.visits + 8.0);
+        assert!(boosted.value > plain.value);
     }
 
     /// The learned playout shapes weigh each ring point by its distance to

@@ -1221,12 +1221,16 @@ impl<'a> Worker<'a> {
         let board = &self.board;
         self.priors.clear();
         let fights = sh.policy.fight_moves(board, to_move, last);
+        let nakade = sh.policy.nakade_move(board, last);
         for &e in board.empty_points() {
             let p = Point::from_index(e as usize);
             if board.is_legal_empty(p, to_move) && !board.is_eye(p, to_move) {
                 let mut prior = sh.policy.prior(board, to_move, p, last);
                 if fights.contains(&p) {
                     prior = sh.policy.fight_prior(prior);
+                }
+                if nakade == Some(p) {
+                    prior = sh.policy.nakade_prior(prior);
                 }
                 self.priors.push((e, prior));
             }

@@ -113,6 +113,7 @@ impl Policy {
             ("prior.pattern_near", &mut p.pattern_near),
             ("prior.pattern_far", &mut p.pattern_far),
             ("prior.fight", &mut p.fight),
+            ("prior.nakade", &mut p.nakade),
             ("prior.self_atari", &mut p.self_atari),
             ("prior.self_atari_chain", &mut p.self_atari_chain),
             ("prior.near_last", &mut p.near_last),
