@@ -257,15 +257,13 @@ impl Clock {
                     0.0
                 };
                 let base = avail / (moves_left * (1.0 - 0.5 * cover));
-                let mut soft = base * phase_weight(game);
-                let mut hard = soft * 2.0;
-                // Main time nearly gone: this move may take what a move in
-                // byo-yomi would.
+                // Byo-yomi gives every later move `byo_share`: main time
+                // saved for moves it would cover is wasted, so no move in
+                // main time plans for less than a move in byo-yomi (the cap
+                // below still holds).
+                let soft = (base * phase_weight(game)).max(0.6 * byo_share);
+                let hard = (soft * 2.0).max(byo_share);
                 let ending = avail < byo_share;
-                if ending {
-                    soft = soft.max(0.6 * byo_share);
-                    hard = hard.max(byo_share);
-                }
                 // A few percent of the main time at most, less in the opening.
                 // (The main time of the settings, or more when `time_left`
                 // reports more than the settings gave.)
@@ -511,9 +509,39 @@ mod tests {
         // Spending the nominal budgets, the middle game gets more than move 2.
         let steps = simulate(Clock::from_gtp(300.0, 30.0, 1), 19, 300, false);
         let middle = steps.iter().find(|s| s.ply >= 80).unwrap();
-        assert!(!middle.in_byo && steps[1].soft < middle.soft);
+        assert!(steps[1].soft < middle.soft);
         // Main time runs out, then every move keeps within its period.
         assert!(steps.last().unwrap().in_byo);
+    }
+
+    #[test]
+    fn main_time_is_not_saved_for_moves_byo_yomi_covers() {
+        // 1,800 s + 30 s per 5 stones on 19x19: a game's last main-time
+        // moves took 1.6 s with 6 s a move waiting in byo-yomi.
+        let steps = simulate(Clock::from_gtp(1800.0, 30.0, 5), 19, 400, false);
+        let byo_share = 6.0 - margin(6.0);
+        for s in steps.iter().filter(|s| !s.in_byo) {
+            assert!(
+                s.soft >= 0.6 * byo_share - 1e-9,
+                "ply {}: {}",
+                s.ply,
+                s.soft
+            );
+        }
+        assert!(max_in_main(&steps, 6.0) <= 0.045 * 1800.0 + 1e-9);
+        // 300 s + 30 s: every main-time move gets the cap at least, 2.5% of
+        // the main time in the opening, 4.5% after.
+        let steps = simulate(Clock::from_gtp(300.0, 30.0, 1), 19, 300, false);
+        for s in steps.iter().filter(|s| !s.in_byo && s.main_left > 30.0) {
+            assert!(s.soft >= 7.5 - 1e-9, "ply {}: {}", s.ply, s.soft);
+        }
+        // A 300 s + 30 s game with 45 s of main time left planned 1.6 s.
+        let mut clock = Clock::from_gtp(300.0, 30.0, 1);
+        clock.set_time_left(Color::Black, 45.0, 0);
+        let game = Game::new(19, Rules::japanese());
+        let (soft, hard) = clock.budget_range(Color::Black, &game).unwrap();
+        assert!(soft.as_secs_f64() >= 7.5 - 1e-9, "{soft:?}");
+        assert!(hard.as_secs_f64() < 45.0 + 30.0 - 2.0, "{hard:?}");
     }
 
     #[test]
