@@ -218,7 +218,8 @@ impl Clock {
     /// In main time the time left is shared by the moves the game still
     /// needs, weighted by the phase of the game (opening moves get less, the
     /// middle game more). When byo-yomi follows, the main time is planned
-    /// over fewer moves, since the last ones will have their periods. No move
+    /// over fewer moves, since the last ones will have their periods, and no
+    /// move in main time plans for less than a move in byo-yomi gets. No move
     /// in main time takes more than a few percent of the main time. In
     /// byo-yomi a move takes most of its period (or its share of the
     /// Canadian block), never all of it.
