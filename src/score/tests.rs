@@ -8,19 +8,25 @@ use crate::board::{Move, RuleSet, Rules};
 /// the tests of the judge's parts.
 pub(super) fn board_9x9(rows: &[&str]) -> Board {
     let mut b = Board::new(9);
-    for (y, row) in rows.iter().enumerate() {
-        for (x, ch) in row.chars().enumerate() {
-            let stone = match ch {
-                'X' => Some(Color::Black),
-                'O' => Some(Color::White),
-                _ => None,
-            };
-            if stone.is_some() {
-                b.set_stone(Point::new(x, y), stone);
-            }
-        }
+    for (p, color) in diagram_stones(rows) {
+        b.set_stone(p, Some(color));
     }
     b
+}
+
+/// The stones of a diagram (`X` Black, `O` White, anything else empty;
+/// whitespace ignored; row 0 is the top).
+fn diagram_stones<'a>(rows: &'a [&'a str]) -> impl Iterator<Item = (Point, Color)> + 'a {
+    rows.iter().enumerate().flat_map(|(y, row)| {
+        row.chars()
+            .filter(|c| !c.is_whitespace())
+            .enumerate()
+            .filter_map(move |(x, c)| match c {
+                'X' => Some((Point::new(x, y), Color::Black)),
+                'O' => Some((Point::new(x, y), Color::White)),
+                _ => None,
+            })
+    })
 }
 
 /// A game set up from a diagram, ended by two passes.
@@ -34,17 +40,8 @@ fn position(rows: &[&str], rules: RuleSet, komi: f64) -> Game {
 }
 
 fn setup(game: &mut Game, rows: &[&str]) {
-    for (y, row) in rows.iter().enumerate() {
-        for (x, c) in row.chars().filter(|c| !c.is_whitespace()).enumerate() {
-            let stone = match c {
-                'X' => Some(Color::Black),
-                'O' => Some(Color::White),
-                _ => None,
-            };
-            if stone.is_some() {
-                game.set_stone(Point::new(x, y), stone);
-            }
-        }
+    for (p, color) in diagram_stones(rows) {
+        game.set_stone(p, Some(color));
     }
 }
 
