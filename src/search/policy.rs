@@ -10,7 +10,8 @@ use super::patterns::features::{pattern3_id_of_code, DIST_LAST, PAT3_BASE};
 use super::patterns::Model;
 use super::shape::{add_pattern, offset, MOGO_PATTERNS, RING};
 use super::tactics::{
-    any_ataried_neighbour, escape_is_ladder, nakade_point, two_liberty_moves, useful_sacrifice,
+    any_ataried_neighbour, breaks_false_seki, escape_is_ladder, nakade_point, two_liberty_moves,
+    useful_sacrifice,
 };
 use super::tunables::SearchWeights;
 use crate::board::{Board, Color, FastRng, Point, STRIDE};
@@ -125,6 +126,11 @@ pub struct PlayoutWeights {
     pub sacrifice: f64,
     /// Take back a ko once a threat has been played and answered.
     pub ko: f64,
+    /// When no other move is left, break a false seki: sacrifice stones
+    /// whose capture leaves the capturer one eye only
+    /// (`breaks_false_seki`), which the playouts would otherwise end in
+    /// and count as alive. 0 or 1.
+    pub false_seki: f64,
     /// Remember the winners' replies to the last two moves and play them
     /// (last good reply with forgetting): the rate at which a remembered
     /// reply is played; 0 keeps no tables.
@@ -153,6 +159,7 @@ impl Default for PlayoutWeights {
             pattern_last2: 0.0,
             sacrifice: 0.0,
             ko: 0.0,
+            false_seki: 0.0,
             last_good_reply: 0.0,
             learned_rest: 0.02,
             learned_min: 4.0,
@@ -774,6 +781,10 @@ impl Policy {
             return None;
         }
         let mut fallback = None;
+        // Chain self-ataris passed over: a false seki's breaking sacrifice
+        // is among them when nothing else is left.
+        let mut chain_ataris = [Point::new(0, 0); 4];
+        let mut n_chain = 0;
         let start = rng.below(n);
         for k in 0..n {
             let mut i = start + k;
@@ -795,11 +806,22 @@ impl Policy {
                 if !single || Policy::chance(rng, self.playout.reject_self_atari) {
                     if single && fallback.is_none() {
                         fallback = Some(p);
+                    } else if !single && n_chain < chain_ataris.len() {
+                        chain_ataris[n_chain] = p;
+                        n_chain += 1;
                     }
                     continue;
                 }
             }
             return Some(p);
+        }
+        if self.playout.false_seki > 0.0 {
+            if let Some(&p) = chain_ataris[..n_chain]
+                .iter()
+                .find(|&&p| breaks_false_seki(board, p, color))
+            {
+                return Some(p);
+            }
         }
         fallback
     }
@@ -896,6 +918,49 @@ mod tests {
         assert_eq!(policy.ko_retake(&b, Color::Black, &ko, 3, &mut rng), None);
         policy.playout.ko = 0.0;
         assert_eq!(policy.ko_retake(&b, Color::White, &ko, 3, &mut rng), None);
+    }
+
+    /// A false seki (the corner of a lost 9x9 game against Pachi): White's
+    /// ten stones and Black's three share their last liberties A3 and A1.
+    /// With nothing else left, Black throws in at A3, the square four
+    /// White's capture leaves makes one eye; A1 would leave a bent shape,
+    /// so not there. White has nothing to play.
+    #[test]
+    fn a_false_seki_is_broken_by_the_sacrifice_when_nothing_else_is_left() {
+        let rows = [
+            "XX.XXX", // C6, E5, E3 and F1 are Black's eyes
+            "OXXX.X", //
+            "OOOXXX", //
+            ".XOX.X", // A3
+            "XXOXXX", //
+            ".OOOX.", // A1
+        ];
+        let mut b = Board::new(6);
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                let color = match c {
+                    'X' => Color::Black,
+                    'O' => Color::White,
+                    _ => continue,
+                };
+                b.play(Point::new(x, y), color).unwrap();
+            }
+        }
+        let mut policy = Policy::default();
+        policy.playout.false_seki = 1.0;
+        let mut rng = FastRng::new(1);
+        let a3 = Point::new(0, 3);
+        for _ in 0..8 {
+            assert_eq!(policy.random_move(&b, Color::Black, &mut rng), Some(a3));
+            assert_eq!(policy.random_move(&b, Color::White, &mut rng), None);
+        }
+        policy.playout.false_seki = 0.0;
+        assert_eq!(policy.random_move(&b, Color::Black, &mut rng), None);
+        // With a liberty of its own at A6, White's group survives the
+        // capture: A3 would only give away four stones.
+        b.set_stone(Point::new(0, 0), None);
+        assert!(useful_sacrifice(&b, a3, Color::Black));
+        assert!(!breaks_false_seki(&b, a3, Color::Black));
     }
 
     #[test]

@@ -1168,7 +1168,8 @@ impl<'a> Worker<'a> {
         let ln_n = (n.visits().max(1) as f64).ln();
         // Priors are offsets from the parent's value for the player choosing
         // (first-play urgency): a 0.5 prior in a 45% position would send the
-        // search to every untried move.
+        // search to every untried move. `search.prior_relative` scales the
+        // offset.
         let parent_visits = n.visits().saturating_sub(1);
         let parent_q = if parent_visits > 0 {
             1.0 - n.value.load(Relaxed) as f64 / VALUE_ONE / parent_visits as f64
@@ -1180,6 +1181,7 @@ impl<'a> Worker<'a> {
             self.sh.policy.search.rave_equiv,
             self.sh.policy.search.explore,
         );
+        let offset = self.sh.policy.search.prior_relative * (parent_q - 0.5);
         let mut best = first;
         let mut best_u = f64::NEG_INFINITY;
         for i in first..first + k as u32 {
@@ -1189,7 +1191,7 @@ impl<'a> Worker<'a> {
             }
             let visits = c.visits() as f64;
             let (pn, pv) = c.prior();
-            let pv = (parent_q + pv - 0.5).clamp(0.01, 0.99);
+            let pv = (pv + offset).clamp(0.01, 0.99);
             let qn = visits + pn;
             let mut q = (c.value.load(Relaxed) as f64 / VALUE_ONE + pv * pn) / qn.max(1e-9);
             let rn = c.rave_visits.load(Relaxed) as f64;

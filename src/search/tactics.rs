@@ -307,15 +307,11 @@ pub(crate) fn nakade_point(board: &Board, l: Point) -> Option<Point> {
     None
 }
 
-/// Whether `color`'s self-atari at the empty point `p` is a sacrifice worth
-/// playing: a snapback (the capture leaves two or more enemy stones in
-/// atari), or stones inside the enemy's eye space that, once captured,
-/// leave a space of one eye only (a killing shape: up to three points, the
-/// square and the pyramid four, the bulky and the crossed five, the rabbity
-/// six). Only meaningful when `p` is a self-atari for `color`.
-pub(crate) fn useful_sacrifice(board: &Board, p: Point, color: Color) -> bool {
+/// The stones `color`'s move at the empty point `p` would leave in atari
+/// (`p` and the own chains next to it, at most six) and their one liberty,
+/// when every other point around them is an enemy stone or the edge.
+fn sacrificed_stones(board: &Board, p: Point, color: Color) -> Option<([Point; 6], usize, Point)> {
     let opp = color.opponent();
-    // The chain the move makes: p and the own chains next to it.
     let mut stones = [p; 6];
     let mut n = 1;
     for nb in p.neighbours() {
@@ -323,27 +319,25 @@ pub(crate) fn useful_sacrifice(board: &Board, p: Point, color: Color) -> bool {
             continue;
         }
         if n + board.chain_size(nb) > stones.len() {
-            return false;
+            return None;
         }
         for s in board.chain_iter(nb) {
             stones[n] = s;
             n += 1;
         }
     }
-    let stones = &stones[..n];
-    // Its one liberty, and no neighbour but enemy stones, the edge and it.
     let mut lib = None;
-    for &s in stones {
+    for &s in &stones[..n] {
         for q in s.neighbours() {
-            if stones.contains(&q) {
+            if stones[..n].contains(&q) {
                 continue;
             }
             match board.get(q) {
                 Some(c) if c == opp => {}
-                Some(_) => return false,
+                Some(_) => return None,
                 None if board.is_empty(q) => {
                     if lib.is_some_and(|l| l != q) {
-                        return false;
+                        return None;
                     }
                     lib = Some(q);
                 }
@@ -351,20 +345,60 @@ pub(crate) fn useful_sacrifice(board: &Board, p: Point, color: Color) -> bool {
             }
         }
     }
-    let Some(lib) = lib else {
-        return false;
-    };
-    if n == 1 && snapback(board, p, color, lib) {
-        return true;
-    }
-    // The capture must happen inside the eye space: the liberty touches
-    // nothing but the stones, enemy stones and the edge.
+    Some((stones, n, lib?))
+}
+
+/// Whether the enemy, capturing `stones` at `lib`, is left with their
+/// space as its only eye space and that space makes one eye only: `lib`
+/// touches nothing but the stones, enemy stones and the edge, and the
+/// stones form a killing shape.
+fn leaves_one_eye(board: &Board, stones: &[Point], lib: Point, color: Color) -> bool {
+    let opp = color.opponent();
     let enclosed = lib.neighbours().iter().all(|&q| {
         stones.contains(&q)
             || board.get(q) == Some(opp)
             || !board.is_empty(q) && board.get(q).is_none()
     });
     enclosed && killing_shape(stones)
+}
+
+/// Whether `color`'s self-atari at the empty point `p` is a sacrifice worth
+/// playing: a snapback (the capture leaves two or more enemy stones in
+/// atari), or stones inside the enemy's eye space that, once captured,
+/// leave a space of one eye only (a killing shape: up to three points, the
+/// square and the pyramid four, the bulky and the crossed five, the rabbity
+/// six). Only meaningful when `p` is a self-atari for `color`.
+pub(crate) fn useful_sacrifice(board: &Board, p: Point, color: Color) -> bool {
+    let Some((stones, n, lib)) = sacrificed_stones(board, p, color) else {
+        return false;
+    };
+    if n == 1 && snapback(board, p, color, lib) {
+        return true;
+    }
+    leaves_one_eye(board, &stones[..n], lib, color)
+}
+
+/// Whether `color` at `p` breaks a false seki: stones and enemy chains
+/// share their last two liberties, `p` and `lib`, the move puts both in
+/// atari, and the enemy's capture at `lib` leaves it one eye only. An enemy
+/// chain with any other liberty (an eye of its own) makes it a true seki,
+/// which the sacrifice would only lose.
+pub(crate) fn breaks_false_seki(board: &Board, p: Point, color: Color) -> bool {
+    let Some((stones, n, lib)) = sacrificed_stones(board, p, color) else {
+        return false;
+    };
+    let opp = color.opponent();
+    let shared = |q: Point| {
+        board.get(q) != Some(opp)
+            || board
+                .two_liberties(q)
+                .is_some_and(|l| l.contains(&p) && l.contains(&lib))
+    };
+    n > 1
+        && stones[..n]
+            .iter()
+            .all(|s| s.neighbours().iter().all(|&q| shared(q)))
+        && leaves_one_eye(board, &stones[..n], lib, color)
 }
 
 /// Whether the enemy capturing `color`'s single stone at `p` (liberty

@@ -30,6 +30,11 @@ pub struct SearchWeights {
     /// Extra AMAF weight of a move played right after a node, falling
     /// linearly to none at the end of the playout (0: every move weighs 1).
     pub rave_distance: f64,
+    /// How much of the parent's value a prior is measured from: 1 makes a
+    /// prior an offset from the parent's value (first-play urgency), 0
+    /// takes it as it is, so in a lost-looking position untried moves
+    /// still look even and get tried (as Pachi's priors do).
+    pub prior_relative: f64,
 }
 
 impl Default for SearchWeights {
@@ -42,6 +47,7 @@ impl Default for SearchWeights {
             playout_shapes_min_size: 13,
             fights_max_size: 11,
             rave_distance: 3.0,
+            prior_relative: 1.0,
         }
     }
 }
@@ -106,6 +112,7 @@ impl Policy {
             ),
             ("search.fights_max_size", &mut s.fights_max_size),
             ("search.rave_distance", &mut s.rave_distance),
+            ("search.prior_relative", &mut s.prior_relative),
             ("prior.even", &mut p.even),
             ("prior.capture", &mut p.capture),
             ("prior.capture_per_stone", &mut p.capture_per_stone),
@@ -134,6 +141,7 @@ impl Policy {
             ("playout.counter_atari", &mut r.counter_atari),
             ("playout.pattern_last2", &mut r.pattern_last2),
             ("playout.sacrifice", &mut r.sacrifice),
+            ("playout.false_seki", &mut r.false_seki),
             ("playout.ko", &mut r.ko),
             ("playout.last_good_reply", &mut r.last_good_reply),
             ("playout.learned_rest", &mut r.learned_rest),
