@@ -21,6 +21,13 @@ pub fn passing_wins(game: &Game, color: Color) -> bool {
     game_can_end && score::final_score(game).winner() == Some(color)
 }
 
+/// Whether `color`'s pass would end the game (the opponent passed) and the
+/// count of the position says the opponent wins it.
+pub fn passing_loses(game: &Game, color: Color) -> bool {
+    let opponent_passed = game.moves().last() == Some(&(color.opponent(), Move::Pass));
+    opponent_passed && score::final_score(game).winner() == Some(color.opponent())
+}
+
 /// Every empty region touches stones of one colour only, or is one point.
 fn borders_closed(game: &Game) -> bool {
     let board = game.board();
@@ -64,6 +71,19 @@ mod tests {
         assert!(!passing_wins(&g, Color::Black));
         g.play(Color::White, Move::Pass).unwrap();
         assert!(passing_wins(&g, Color::Black));
+    }
+
+    #[test]
+    fn a_pass_that_ends_a_lost_game_is_known_as_one() {
+        // Black's 36 against White's 27 + 9.5: Black loses by half a point.
+        let mut g = walls(Rules::japanese(), 9.5);
+        assert!(!passing_loses(&g, Color::Black), "White has not passed");
+        g.play(Color::White, Move::Pass).unwrap();
+        assert!(passing_loses(&g, Color::Black));
+        assert!(!passing_loses(&walls(Rules::japanese(), 9.0), Color::Black));
+        let mut drawn = walls(Rules::japanese(), 9.0);
+        drawn.play(Color::White, Move::Pass).unwrap();
+        assert!(!passing_loses(&drawn, Color::Black), "a draw is not a loss");
     }
 
     #[test]

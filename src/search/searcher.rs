@@ -559,6 +559,17 @@ impl Searcher {
             }
         } else if choice != Move::Pass && ending::passing_wins(game, color) {
             choice = Move::Pass;
+        } else if choice == Move::Pass && ending::passing_loses(game, color) {
+            // The playouts let invasions live, so the search can rate a
+            // pass that ends a lost game as even: play on while a move has
+            // a chance.
+            if let Some(c) = analysis
+                .candidates
+                .iter()
+                .find(|c| c.mv != Move::Pass && c.winrate >= threshold)
+            {
+                choice = c.mv;
+            }
         } else if choice != Move::Pass {
             // Pass when playing on gains nothing: the same result and no more
             // points (half a point of noise allowed once the opponent passed,
