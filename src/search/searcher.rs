@@ -562,11 +562,13 @@ impl Searcher {
         } else if choice == Move::Pass && ending::passing_loses(game, color) {
             // The playouts let invasions live, so the search can rate a
             // pass that ends a lost game as even: play on while a move has
-            // a chance.
+            // a chance (5% at least, so that with resigning off a lost game
+            // still ends).
+            let chance = threshold.max(0.05);
             if let Some(c) = analysis
                 .candidates
                 .iter()
-                .find(|c| c.mv != Move::Pass && c.winrate >= threshold)
+                .find(|c| c.mv != Move::Pass && c.winrate >= chance)
             {
                 choice = c.mv;
             }
