@@ -105,6 +105,10 @@ pub struct PlayoutWeights {
     pub pattern: f64,
     /// Play the vital point of a small eye space next to the last move.
     pub nakade: f64,
+    /// Largest eye space whose vital point the nakade rule plays: 3 (three
+    /// points in a row or bent), up to 6 (also the pyramid four, the bulky
+    /// and crossed fives and the rabbity six).
+    pub nakade_size: usize,
     /// Two-liberty fights next to the last move: give an own chain left
     /// with two liberties a third, or atari the last move's chain when it
     /// cannot escape.
@@ -152,6 +156,7 @@ impl Default for PlayoutWeights {
             escape: 0.9,
             pattern: 0.9,
             nakade: 0.9,
+            nakade_size: 3,
             two_liberties: 0.9,
             reject_self_atari: 0.8,
             escape_ladder: 0.0,
@@ -502,7 +507,7 @@ impl Policy {
     /// the nakade prior is on.
     pub fn nakade_move(&self, board: &Board, last: Option<Point>) -> Option<Point> {
         last.filter(|_| self.prior.nakade > 0.0)
-            .and_then(|l| nakade_point(board, l))
+            .and_then(|l| nakade_point(board, l, 3))
     }
 
     /// `prior` with the nakade prior's wins added.
@@ -665,7 +670,7 @@ impl Policy {
         }
         // Nakade: the vital point of a small eye space the last move left.
         if Policy::chance(rng, w.nakade) {
-            if let Some(p) = nakade_point(board, l) {
+            if let Some(p) = nakade_point(board, l, w.nakade_size) {
                 if board.is_legal_empty(p, color) {
                     return Some(p);
                 }
@@ -971,7 +976,10 @@ mod tests {
             b.play(Point::new(x, y), Color::Black).unwrap();
         }
         b.play(Point::new(3, 0), Color::Black).unwrap();
-        assert_eq!(nakade_point(&b, Point::new(3, 0)), Some(Point::new(1, 0)));
+        assert_eq!(
+            nakade_point(&b, Point::new(3, 0), 3),
+            Some(Point::new(1, 0))
+        );
     }
 
     #[test]

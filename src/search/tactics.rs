@@ -253,15 +253,20 @@ pub(crate) fn escape_is_ladder(board: &Board, a: Point, color: Color) -> bool {
     })
 }
 
-/// The vital point of an eye space of exactly three empty points in a row or
-/// bent, next to `l`, surrounded by one colour: the middle point.
-pub(crate) fn nakade_point(board: &Board, l: Point) -> Option<Point> {
+/// The vital point of an eye space next to `l`, surrounded by one colour,
+/// that makes one eye only once the vital point is taken: three empty
+/// points in a row or bent (the middle one), and with `largest` above 3
+/// also the pyramid four, the bulky and crossed fives and the rabbity six
+/// up to `largest` points (the point touching three or four others).
+pub(crate) fn nakade_point(board: &Board, l: Point, largest: usize) -> Option<Point> {
+    const MOST: usize = 6;
+    let largest = largest.clamp(3, MOST);
     for start in l.neighbours() {
         if !board.is_empty(start) {
             continue;
         }
-        // Collect the empty region up to 4 points.
-        let mut region = [start; 4];
+        // Collect the empty region up to `largest` points.
+        let mut region = [start; MOST];
         let mut len = 1;
         let mut i = 0;
         let mut owner: Option<Color> = None;
@@ -270,7 +275,7 @@ pub(crate) fn nakade_point(board: &Board, l: Point) -> Option<Point> {
             for nb in region[i].neighbours() {
                 if board.is_empty(nb) {
                     if !region[..len].contains(&nb) {
-                        if len == 4 {
+                        if len == largest {
                             too_big = true;
                             break;
                         }
@@ -290,18 +295,21 @@ pub(crate) fn nakade_point(board: &Board, l: Point) -> Option<Point> {
             }
             i += 1;
         }
-        if too_big || len != 3 {
+        let region = &region[..len];
+        if too_big || len < 3 || !killing_shape(region) {
             continue;
         }
-        // The point touching both others.
-        for &p in &region[..3] {
-            let touching = region[..3]
+        // The point touching the most others: two in a three-point space,
+        // three or four in the larger ones (a square four has none).
+        let degree = |p: Point| {
+            region
                 .iter()
-                .filter(|&&q| q != p && p.neighbours().contains(&q))
-                .count();
-            if touching == 2 {
-                return Some(p);
-            }
+                .filter(|&&q| p.neighbours().contains(&q))
+                .count()
+        };
+        let vital = region.iter().copied().max_by_key(|&p| degree(p))?;
+        if degree(vital) >= 2 && (len == 3 || degree(vital) >= 3) {
+            return Some(vital);
         }
     }
     None
@@ -501,6 +509,42 @@ mod tests {
         let p = Point::new(3, 3);
         assert!(b.is_self_atari(p, Color::Black));
         assert!(!useful_sacrifice(&b, p, Color::Black));
+    }
+
+    /// Corner eye spaces of Black's on a 5x5 board, the last move Black's
+    /// stone next to them: the vital point of each shape that has one.
+    #[test]
+    fn nakade_points_of_larger_eye_spaces() {
+        let vital = |space: &[(usize, usize)], largest: usize| {
+            let mut b = Board::new(5);
+            let space: Vec<Point> = space.iter().map(|&(x, y)| Point::new(x, y)).collect();
+            let mut wall = Vec::new();
+            for &p in &space {
+                for q in p.neighbours() {
+                    if b.contains(q) && !space.contains(&q) && !wall.contains(&q) {
+                        wall.push(q);
+                    }
+                }
+            }
+            for &q in &wall {
+                b.set_stone(q, Some(Color::Black));
+            }
+            nakade_point(&b, wall[0], largest)
+        };
+        let pyramid = [(0, 0), (1, 0), (2, 0), (1, 1)];
+        assert_eq!(vital(&pyramid, 6), Some(Point::new(1, 0)));
+        assert_eq!(vital(&pyramid, 3), None, "three points only");
+        let bulky = [(0, 0), (1, 0), (0, 1), (1, 1), (2, 1)];
+        assert_eq!(vital(&bulky, 6), Some(Point::new(1, 1)));
+        let rabbity = [(1, 0), (0, 1), (1, 1), (2, 1), (1, 2), (2, 2)];
+        assert_eq!(vital(&rabbity, 6), Some(Point::new(1, 1)));
+        assert_eq!(vital(&[(0, 0), (1, 0), (0, 1), (1, 1)], 6), None, "square");
+        assert_eq!(
+            vital(&[(0, 0), (1, 0), (2, 0), (2, 1)], 6),
+            None,
+            "bent four"
+        );
+        assert_eq!(vital(&[(0, 0), (1, 0), (2, 0)], 6), Some(Point::new(1, 0)));
     }
 
     #[test]

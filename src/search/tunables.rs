@@ -135,6 +135,7 @@ impl Policy {
             ("playout.escape", &mut r.escape),
             ("playout.pattern", &mut r.pattern),
             ("playout.nakade", &mut r.nakade),
+            ("playout.nakade_size", &mut r.nakade_size),
             ("playout.two_liberties", &mut r.two_liberties),
             ("playout.reject_self_atari", &mut r.reject_self_atari),
             ("playout.escape_ladder", &mut r.escape_ladder),
