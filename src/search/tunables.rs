@@ -156,7 +156,9 @@ impl Policy {
         if !value.is_finite() || value < 0.0 {
             return Err(format!("{name}: {value} is not a finite number >= 0"));
         }
-        if name.starts_with("playout.") && name != "playout.learned_min" && value > 1.0 {
+        let rate = name.starts_with("playout.")
+            && !["playout.learned_min", "playout.nakade_size"].contains(&name);
+        if rate && value > 1.0 {
             return Err(format!("{name}: {value} is a probability above 1"));
         }
         let mut entries = self.entries();
@@ -213,6 +215,8 @@ mod tests {
         assert!(p.set_param("playout.capture", 1.5).is_err());
         assert!(p.set_param("search.learned_min_size", 2.5).is_err());
         assert_eq!(p.params(), Policy::default().params());
+        // A size, not a rate.
+        assert!(p.set_param("playout.nakade_size", 6.0).is_ok());
         assert_eq!(
             parse_assignment("prior.even = 14"),
             Ok(("prior.even".into(), 14.0))
