@@ -26,3 +26,19 @@ pub use playout::{light_playout, random_move, PlayoutResult};
 pub use point::{Color, Move, Point, MAX_SIZE, SLOTS, STRIDE};
 pub use rng::FastRng;
 pub use rules::{KoRule, RuleSet, Rules, Scoring, UnknownRules};
+
+/// The stones of a test diagram (`X` Black, `O` White, anything else
+/// empty; whitespace ignored; row 0 is the top).
+#[cfg(test)]
+pub(crate) fn diagram_stones<'a>(rows: &'a [&'a str]) -> impl Iterator<Item = (Point, Color)> + 'a {
+    rows.iter().enumerate().flat_map(|(y, row)| {
+        row.chars()
+            .filter(|c| !c.is_whitespace())
+            .enumerate()
+            .filter_map(move |(x, c)| match c {
+                'X' => Some((Point::new(x, y), Color::Black)),
+                'O' => Some((Point::new(x, y), Color::White)),
+                _ => None,
+            })
+    })
+}

@@ -2,7 +2,7 @@
 //! the top).
 
 use super::*;
-use crate::board::{Move, RuleSet, Rules};
+use crate::board::{diagram_stones, Move, RuleSet, Rules};
 
 /// A 9x9 board from the top rows of a diagram (`X` Black, `O` White), for
 /// the tests of the judge's parts.
@@ -12,21 +12,6 @@ pub(super) fn board_9x9(rows: &[&str]) -> Board {
         b.set_stone(p, Some(color));
     }
     b
-}
-
-/// The stones of a diagram (`X` Black, `O` White, anything else empty;
-/// whitespace ignored; row 0 is the top).
-fn diagram_stones<'a>(rows: &'a [&'a str]) -> impl Iterator<Item = (Point, Color)> + 'a {
-    rows.iter().enumerate().flat_map(|(y, row)| {
-        row.chars()
-            .filter(|c| !c.is_whitespace())
-            .enumerate()
-            .filter_map(move |(x, c)| match c {
-                'X' => Some((Point::new(x, y), Color::Black)),
-                'O' => Some((Point::new(x, y), Color::White)),
-                _ => None,
-            })
-    })
 }
 
 /// A game set up from a diagram, ended by two passes.

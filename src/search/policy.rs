@@ -941,15 +941,8 @@ mod tests {
             ".OOOX.", // A1
         ];
         let mut b = Board::new(6);
-        for (y, row) in rows.iter().enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                let color = match c {
-                    'X' => Color::Black,
-                    'O' => Color::White,
-                    _ => continue,
-                };
-                b.play(Point::new(x, y), color).unwrap();
-            }
+        for (p, color) in crate::board::diagram_stones(&rows) {
+            b.set_stone(p, Some(color));
         }
         let mut policy = Policy::default();
         policy.playout.false_seki = 1.0;
