@@ -435,7 +435,11 @@ impl Searcher {
             pass_placed: rules.pass_gives_prisoner(),
             komi: game.komi(),
             forbidden,
-            expand_at: if size <= 13 { 2 } else { 4 },
+            expand_at: if size <= 13 {
+                self.policy.search.expand_small
+            } else {
+                self.policy.search.expand_large
+            } as u32,
             playout_limit: ctl.playouts.unwrap_or(u64::MAX),
             claimed: AtomicU64::new(0),
             done: AtomicU64::new(0),

@@ -35,6 +35,12 @@ pub struct SearchWeights {
     /// takes it as it is, so in a lost-looking position untried moves
     /// still look even and get tried (as Pachi's priors do).
     pub prior_relative: f64,
+    /// Visits a node needs before it gets children, on boards up to 13x13
+    /// (the root always expands): more saves prior work per playout, fewer
+    /// puts the priors to use sooner.
+    pub expand_small: usize,
+    /// The same on larger boards.
+    pub expand_large: usize,
 }
 
 impl Default for SearchWeights {
@@ -48,6 +54,8 @@ impl Default for SearchWeights {
             fights_max_size: 11,
             rave_distance: 3.0,
             prior_relative: 1.0,
+            expand_small: 2,
+            expand_large: 4,
         }
     }
 }
@@ -113,6 +121,8 @@ impl Policy {
             ("search.fights_max_size", &mut s.fights_max_size),
             ("search.rave_distance", &mut s.rave_distance),
             ("search.prior_relative", &mut s.prior_relative),
+            ("search.expand_small", &mut s.expand_small),
+            ("search.expand_large", &mut s.expand_large),
             ("prior.even", &mut p.even),
             ("prior.capture", &mut p.capture),
             ("prior.capture_per_stone", &mut p.capture_per_stone),
