@@ -10,8 +10,8 @@ use super::patterns::features::{pattern3_id_of_code, DIST_LAST, PAT3_BASE};
 use super::patterns::Model;
 use super::shape::{add_pattern, offset, MOGO_PATTERNS, RING};
 use super::tactics::{
-    any_ataried_neighbour, breaks_false_seki, escape_is_ladder, nakade_point, two_liberty_moves,
-    useful_sacrifice,
+    any_ataried_neighbour, breaks_false_seki, escape_is_ladder, eye_fix_moves, nakade_point,
+    two_liberty_moves, useful_sacrifice,
 };
 use super::tunables::SearchWeights;
 use crate::board::{Board, Color, FastRng, Point, STRIDE};
@@ -130,6 +130,10 @@ pub struct PlayoutWeights {
     pub sacrifice: f64,
     /// Take back a ko once a threat has been played and answered.
     pub ko: f64,
+    /// Defend an own eye the last move threatens to make false: take the
+    /// falsifying point it made playable, or capture a stone on the eye's
+    /// diagonal (`eye_fix_moves`).
+    pub eye_fix: f64,
     /// When no other move is left, break a false seki: sacrifice stones
     /// whose capture leaves the capturer one eye only
     /// (`breaks_false_seki`), which the playouts would otherwise end in
@@ -164,6 +168,7 @@ impl Default for PlayoutWeights {
             pattern_last2: 0.0,
             sacrifice: 0.0,
             ko: 0.0,
+            eye_fix: 0.0,
             false_seki: 0.0,
             last_good_reply: 0.0,
             learned_rest: 0.02,
@@ -634,7 +639,8 @@ impl Policy {
         }
         // Escapes: own chains the last move put in atari.
         let mut escaping = false;
-        let read_ladders = Policy::chance(rng, w.escape_ladder);
+        let read_ladders =
+            board.size() <= self.search.fights_max_size && Policy::chance(rng, w.escape_ladder);
         for nb in l.neighbours() {
             if board.get(nb) != Some(color) || !board.in_atari(nb) {
                 continue;
@@ -680,6 +686,13 @@ impl Policy {
         if board.size() <= self.search.fights_max_size && Policy::chance(rng, w.two_liberties) {
             let race = Policy::chance(rng, w.counter_atari);
             n = two_liberty_moves(board, color, l, race, &mut cands);
+            if n > 0 {
+                return Some(cands[rng.below(n)]);
+            }
+        }
+        // Own eyes the last move threatens to make false.
+        if Policy::chance(rng, w.eye_fix) {
+            n = eye_fix_moves(board, color, l, &mut cands);
             if n > 0 {
                 return Some(cands[rng.below(n)]);
             }

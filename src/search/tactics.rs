@@ -228,6 +228,74 @@ pub(crate) fn two_liberty_moves(
     n
 }
 
+/// Eye defence next to the last move `l` (the opponent's), written into
+/// `cands`: an empty point `f` near `l` (next to it, or next to an enemy
+/// stone next to it) where an enemy stone would now live a while (no
+/// self-atari) and would make an own eye diagonal to `f` false. The last
+/// move is often the approach that made `f` playable; `color` takes `f`
+/// first, or captures an enemy stone in atari on the eye's diagonal.
+/// Returns the count.
+pub(crate) fn eye_fix_moves(
+    board: &Board,
+    color: Color,
+    l: Point,
+    cands: &mut [Point; 16],
+) -> usize {
+    let opp = color.opponent();
+    let mut n = 0;
+    let mut push = |p: Point, cands: &mut [Point; 16]| {
+        if n < cands.len() && !cands[..n].contains(&p) {
+            cands[n] = p;
+            n += 1;
+        }
+    };
+    let mut check = |f: Point, cands: &mut [Point; 16]| {
+        if !board.is_empty(f) {
+            return;
+        }
+        for e in f.diagonals() {
+            if !board.is_eyelike(e, color) {
+                continue;
+            }
+            let (mut enemy, mut border) = (0, 0);
+            for d in e.diagonals() {
+                if !board.is_empty(d) && board.get(d).is_none() {
+                    border = 1;
+                } else if board.get(d) == Some(opp) {
+                    if let Some(a) = board.atari_point(d) {
+                        if board.is_legal_empty(a, color) {
+                            push(a, cands);
+                        }
+                    } else {
+                        enemy += 1;
+                    }
+                }
+            }
+            // True now, false once the enemy holds f.
+            if enemy + border == 1
+                && board.is_legal_empty(f, opp)
+                && !board.is_self_atari(f, opp)
+                && board.is_legal_empty(f, color)
+                && !board.is_self_atari(f, color)
+            {
+                push(f, cands);
+            }
+        }
+    };
+    for nb in l.neighbours() {
+        if board.is_empty(nb) {
+            check(nb, cands);
+        } else if board.get(nb) == Some(opp) {
+            for f in nb.neighbours() {
+                if f != l {
+                    check(f, cands);
+                }
+            }
+        }
+    }
+    n
+}
+
 /// Whether extending `color`'s chain in atari at `a` leaves it with two
 /// liberties in a ladder that catches it.
 pub(crate) fn escape_is_ladder(board: &Board, a: Point, color: Color) -> bool {
@@ -509,6 +577,29 @@ mod tests {
         let p = Point::new(3, 3);
         assert!(b.is_self_atari(p, Color::Black));
         assert!(!useful_sacrifice(&b, p, Color::Black));
+    }
+
+    /// White's last move on the edge connects the stone beside the
+    /// falsifying point, so a White stone there would no longer be in
+    /// atari and would make Black's eye false: Black takes the point first.
+    #[test]
+    fn an_eye_the_last_move_threatens_is_defended() {
+        let black = [(0, 0), (1, 0), (0, 1), (2, 1), (3, 1), (0, 2), (1, 2)];
+        let white = |with_diagonal: bool| {
+            let mut w = vec![(3, 0), (4, 0), (5, 0), (4, 1), (3, 2)];
+            if with_diagonal {
+                w.push((2, 2));
+            }
+            w
+        };
+        let l = Point::new(4, 0);
+        let mut cands = [l; 16];
+        let b = board(7, &black, &white(true));
+        assert_eq!(eye_fix_moves(&b, Color::Black, l, &mut cands), 1);
+        assert_eq!(cands[0], Point::new(2, 0));
+        // With no White stone on the eye's other diagonal it stays true.
+        let b = board(7, &black, &white(false));
+        assert_eq!(eye_fix_moves(&b, Color::Black, l, &mut cands), 0);
     }
 
     /// Corner eye spaces of Black's on a 5x5 board, the last move Black's

@@ -150,6 +150,7 @@ impl Policy {
             ("playout.reject_self_atari", &mut r.reject_self_atari),
             ("playout.escape_ladder", &mut r.escape_ladder),
             ("playout.counter_atari", &mut r.counter_atari),
+            ("playout.eye_fix", &mut r.eye_fix),
             ("playout.pattern_last2", &mut r.pattern_last2),
             ("playout.sacrifice", &mut r.sacrifice),
             ("playout.false_seki", &mut r.false_seki),
