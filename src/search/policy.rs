@@ -116,7 +116,8 @@ pub struct PlayoutWeights {
     /// Reject a single-stone self-atari among random moves.
     pub reject_self_atari: f64,
     /// Read the ladder before extending a chain out of atari, and leave a
-    /// chain the ladder catches.
+    /// chain the ladder catches; on boards up to
+    /// [`SearchWeights::fights_max_size`], where it was measured.
     pub escape_ladder: f64,
     /// In a two-liberty fight, also atari the enemy chains with two
     /// liberties next to an own chain the last move left with two (the
@@ -163,7 +164,7 @@ impl Default for PlayoutWeights {
             nakade_size: 3,
             two_liberties: 0.9,
             reject_self_atari: 0.8,
-            escape_ladder: 0.0,
+            escape_ladder: 1.0,
             counter_atari: 0.0,
             pattern_last2: 0.0,
             sacrifice: 0.0,

@@ -25,7 +25,8 @@ pub struct SearchWeights {
     /// Smallest board on which `--playout-patterns on` lets the learned 3x3
     /// shapes draw playout moves (measured on 13x13 only).
     pub playout_shapes_min_size: usize,
-    /// Largest board on which the two-liberty fight rules run.
+    /// Largest board on which the two-liberty fight rules and the ladder
+    /// read before escaping run.
     pub fights_max_size: usize,
     /// Extra AMAF weight of a move played right after a node, falling
     /// linearly to none at the end of the playout (0: every move weighs 1).
