@@ -40,6 +40,10 @@ pub struct PriorWeights {
     /// Wins for a move of a two-liberty fight next to the last move (what
     /// the playouts would play there, see [`Policy::fight_moves`]).
     pub fight: f32,
+    /// Wins for an atari of an enemy chain with two liberties next to an
+    /// own chain the last move left with two (a capturing race; see
+    /// [`Policy::race_moves`]; 0: off).
+    pub fight_race: f32,
     /// Wins for the vital point of a three-point eye space next to the last
     /// move (what the playouts' nakade rule plays): it kills or makes the
     /// eye, whoever plays it (0: off).
@@ -79,6 +83,7 @@ impl Default for PriorWeights {
             pattern_near: 8.0,
             pattern_far: 2.0,
             fight: 8.0,
+            fight_race: 0.0,
             nakade: 0.0,
             self_atari: 10.0,
             self_atari_chain: 30.0,
@@ -504,6 +509,32 @@ impl Policy {
         cands[..n].iter().copied().collect()
     }
 
+    /// The ataris of a capturing race next to the last move that are not
+    /// already fight moves: enemy chains with two liberties next to an own
+    /// chain the last move left with two. None when the race prior is off.
+    pub fn race_moves(
+        &self,
+        board: &Board,
+        color: Color,
+        last: Option<Point>,
+        fights: &[Point],
+    ) -> SmallVec<[Point; 16]> {
+        let mut cands = [Point::from_index(0); 16];
+        let n = last
+            .filter(|_| self.prior.fight_race > 0.0 && board.size() <= self.search.fights_max_size)
+            .map_or(0, |l| two_liberty_moves(board, color, l, true, &mut cands));
+        cands[..n]
+            .iter()
+            .copied()
+            .filter(|p| !fights.contains(p))
+            .collect()
+    }
+
+    /// `prior` with the bonus of a capturing-race atari.
+    pub fn race_prior(&self, prior: Prior) -> Prior {
+        prior.with_wins(self.prior.fight_race)
+    }
+
     /// `prior` with the bonus of a two-liberty fight move.
     pub fn fight_prior(&self, prior: Prior) -> Prior {
         prior.with_wins(self.prior.fight)
@@ -886,6 +917,34 @@ mod tests {
         free.play(Point::new(4, 4), Color::Black).unwrap();
         free.play(Point::new(4, 3), Color::White).unwrap();
         assert!(!ladder_caught(&free, Point::new(4, 4), Color::Black));
+    }
+
+    #[test]
+    fn capturing_race_ataris_get_their_own_prior_when_on() {
+        // White's E6 leaves Black's E5 two liberties; White's D5 next to it
+        // has two as well: D6 and D4 atari it.
+        let mut b = Board::new(9);
+        for (x, y, c) in [
+            (4, 4, Color::Black),
+            (2, 4, Color::Black),
+            (3, 4, Color::White),
+            (4, 3, Color::White),
+        ] {
+            b.play(Point::new(x, y), c).unwrap();
+        }
+        let last = Some(Point::new(4, 3));
+        let mut policy = Policy::default();
+        let fights = policy.fight_moves(&b, Color::Black, last);
+        assert!(policy
+            .race_moves(&b, Color::Black, last, &fights)
+            .is_empty());
+        policy.prior.fight_race = 4.0;
+        let mut races = policy.race_moves(&b, Color::Black, last, &fights).to_vec();
+        races.sort_by_key(|p| p.index());
+        assert_eq!(races, vec![Point::new(3, 3), Point::new(3, 5)]);
+        let mut fights = fights.to_vec();
+        fights.sort_by_key(|p| p.index());
+        assert_eq!(fights, vec![Point::new(5, 4), Point::new(4, 5)]);
     }
 
     #[test]

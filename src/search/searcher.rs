@@ -1240,6 +1240,7 @@ impl<'a> Worker<'a> {
         let board = &self.board;
         self.priors.clear();
         let fights = sh.policy.fight_moves(board, to_move, last);
+        let races = sh.policy.race_moves(board, to_move, last, &fights);
         let nakade = sh.policy.nakade_move(board, last);
         for &e in board.empty_points() {
             let p = Point::from_index(e as usize);
@@ -1247,6 +1248,8 @@ impl<'a> Worker<'a> {
                 let mut prior = sh.policy.prior(board, to_move, p, last);
                 if fights.contains(&p) {
                     prior = sh.policy.fight_prior(prior);
+                } else if races.contains(&p) {
+                    prior = sh.policy.race_prior(prior);
                 }
                 if nakade == Some(p) {
                     prior = sh.policy.nakade_prior(prior);

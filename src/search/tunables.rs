@@ -131,6 +131,7 @@ impl Policy {
             ("prior.pattern_near", &mut p.pattern_near),
             ("prior.pattern_far", &mut p.pattern_far),
             ("prior.fight", &mut p.fight),
+            ("prior.fight_race", &mut p.fight_race),
             ("prior.nakade", &mut p.nakade),
             ("prior.self_atari", &mut p.self_atari),
             ("prior.self_atari_chain", &mut p.self_atari_chain),
