@@ -14,7 +14,7 @@ use super::tactics::{
     two_liberty_moves, useful_sacrifice,
 };
 use super::tunables::SearchWeights;
-use crate::board::{Board, Color, FastRng, Point, STRIDE};
+use crate::board::{Bitboard, Board, Color, FastRng, Point, STRIDE};
 use smallvec::SmallVec;
 use std::sync::Arc;
 
@@ -44,6 +44,10 @@ pub struct PriorWeights {
     /// own chain the last move left with two (a capturing race; see
     /// [`Policy::race_moves`]; 0: off).
     pub fight_race: f32,
+    /// Wins for a liberty of the last move's chain or of a chain touching
+    /// the last move, however far along the chain (nearness by chains, as
+    /// the common-fate-graph distance; see [`Policy::chain_liberties`]; 0: off).
+    pub chain_liberty: f32,
     /// Wins for the vital point of a three-point eye space next to the last
     /// move (what the playouts' nakade rule plays): it kills or makes the
     /// eye, whoever plays it (0: off).
@@ -84,6 +88,7 @@ impl Default for PriorWeights {
             pattern_far: 2.0,
             fight: 8.0,
             fight_race: 0.0,
+            chain_liberty: 0.0,
             nakade: 0.0,
             self_atari: 10.0,
             self_atari_chain: 30.0,
@@ -530,6 +535,27 @@ impl Policy {
             .collect()
     }
 
+    /// The liberties of the last move's chain and of the chains of either
+    /// colour touching the last move, when the chain-liberty prior is on.
+    pub fn chain_liberties(&self, board: &Board, last: Option<Point>) -> Bitboard {
+        let mut libs = Bitboard::EMPTY;
+        if let Some(l) = last.filter(|&l| self.prior.chain_liberty > 0.0 && board.get(l).is_some())
+        {
+            libs |= board.liberties_bb(l);
+            for n in l.neighbours() {
+                if board.get(n).is_some() {
+                    libs |= board.liberties_bb(n);
+                }
+            }
+        }
+        libs
+    }
+
+    /// `prior` with the bonus of a chain liberty.
+    pub fn chain_liberty_prior(&self, prior: Prior) -> Prior {
+        prior.with_wins(self.prior.chain_liberty)
+    }
+
     /// `prior` with the bonus of a capturing-race atari.
     pub fn race_prior(&self, prior: Prior) -> Prior {
         prior.with_wins(self.prior.fight_race)
@@ -917,6 +943,28 @@ mod tests {
         free.play(Point::new(4, 4), Color::Black).unwrap();
         free.play(Point::new(4, 3), Color::White).unwrap();
         assert!(!ladder_caught(&free, Point::new(4, 4), Color::Black));
+    }
+
+    #[test]
+    fn chain_liberties_reach_along_the_last_moves_chain() {
+        // White's E5 joins a row of four; its far end's liberty J5 is as
+        // near by chains as F4, and so are the liberties of Black's D5.
+        let mut b = Board::new(9);
+        for x in 5..8 {
+            b.play(Point::new(x, 4), Color::White).unwrap();
+        }
+        b.play(Point::new(3, 4), Color::Black).unwrap();
+        b.play(Point::new(4, 4), Color::White).unwrap();
+        let last = Some(Point::new(4, 4));
+        let mut policy = Policy::default();
+        assert!(policy.chain_liberties(&b, last).is_empty());
+        policy.prior.chain_liberty = 5.0;
+        let libs = policy.chain_liberties(&b, last);
+        for p in [(8, 4), (5, 3), (2, 4), (3, 5)] {
+            assert!(libs.contains(Point::new(p.0, p.1)), "{p:?}");
+        }
+        assert!(!libs.contains(Point::new(1, 4)));
+        assert_eq!(libs.count(), 9 + 3);
     }
 
     #[test]

@@ -1241,6 +1241,7 @@ impl<'a> Worker<'a> {
         self.priors.clear();
         let fights = sh.policy.fight_moves(board, to_move, last);
         let races = sh.policy.race_moves(board, to_move, last, &fights);
+        let chain_libs = sh.policy.chain_liberties(board, last);
         let nakade = sh.policy.nakade_move(board, last);
         for &e in board.empty_points() {
             let p = Point::from_index(e as usize);
@@ -1250,6 +1251,9 @@ impl<'a> Worker<'a> {
                     prior = sh.policy.fight_prior(prior);
                 } else if races.contains(&p) {
                     prior = sh.policy.race_prior(prior);
+                }
+                if chain_libs.contains(p) {
+                    prior = sh.policy.chain_liberty_prior(prior);
                 }
                 if nakade == Some(p) {
                     prior = sh.policy.nakade_prior(prior);

@@ -132,6 +132,7 @@ impl Policy {
             ("prior.pattern_far", &mut p.pattern_far),
             ("prior.fight", &mut p.fight),
             ("prior.fight_race", &mut p.fight_race),
+            ("prior.chain_liberty", &mut p.chain_liberty),
             ("prior.nakade", &mut p.nakade),
             ("prior.self_atari", &mut p.self_atari),
             ("prior.self_atari_chain", &mut p.self_atari_chain),
