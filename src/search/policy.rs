@@ -48,6 +48,9 @@ pub struct PriorWeights {
     /// the last move, however far along the chain (nearness by chains, as
     /// the common-fate-graph distance; see [`Policy::chain_liberties`]; 0: off).
     pub chain_liberty: f32,
+    /// Wins for defending an own eye the last move threatens to make false
+    /// (the playouts' `eye_fix` moves, see [`Policy::eye_moves`]; 0: off).
+    pub eye_fix: f32,
     /// Wins for the vital point of a three-point eye space next to the last
     /// move (what the playouts' nakade rule plays): it kills or makes the
     /// eye, whoever plays it (0: off).
@@ -89,6 +92,7 @@ impl Default for PriorWeights {
             fight: 8.0,
             fight_race: 0.0,
             chain_liberty: 0.0,
+            eye_fix: 0.0,
             nakade: 0.0,
             self_atari: 10.0,
             self_atari_chain: 30.0,
@@ -551,6 +555,26 @@ impl Policy {
         libs
     }
 
+    /// The moves defending an own eye the last move threatens to make false
+    /// (see [`PlayoutWeights::eye_fix`]), when the eye prior is on.
+    pub fn eye_moves(
+        &self,
+        board: &Board,
+        color: Color,
+        last: Option<Point>,
+    ) -> SmallVec<[Point; 16]> {
+        let mut cands = [Point::from_index(0); 16];
+        let n = last
+            .filter(|&l| self.prior.eye_fix > 0.0 && board.get(l).is_some())
+            .map_or(0, |l| eye_fix_moves(board, color, l, &mut cands));
+        cands[..n].iter().copied().collect()
+    }
+
+    /// `prior` with the bonus of an eye defence.
+    pub fn eye_prior(&self, prior: Prior) -> Prior {
+        prior.with_wins(self.prior.eye_fix)
+    }
+
     /// `prior` with the bonus of a chain liberty.
     pub fn chain_liberty_prior(&self, prior: Prior) -> Prior {
         prior.with_wins(self.prior.chain_liberty)
@@ -943,6 +967,27 @@ mod tests {
         free.play(Point::new(4, 4), Color::Black).unwrap();
         free.play(Point::new(4, 3), Color::White).unwrap();
         assert!(!ladder_caught(&free, Point::new(4, 4), Color::Black));
+    }
+
+    #[test]
+    fn the_eye_prior_names_the_falsifying_point_only_when_on() {
+        // As in tactics' test: White's E7 makes C7 playable, which would
+        // make Black's eye B6 false.
+        let mut b = Board::new(7);
+        for (x, y) in [(0, 0), (1, 0), (0, 1), (2, 1), (3, 1), (0, 2), (1, 2)] {
+            b.play(Point::new(x, y), Color::Black).unwrap();
+        }
+        for (x, y) in [(3, 0), (4, 0), (5, 0), (4, 1), (3, 2), (2, 2)] {
+            b.play(Point::new(x, y), Color::White).unwrap();
+        }
+        let last = Some(Point::new(4, 0));
+        let mut policy = Policy::default();
+        assert!(policy.eye_moves(&b, Color::Black, last).is_empty());
+        policy.prior.eye_fix = 10.0;
+        assert_eq!(
+            policy.eye_moves(&b, Color::Black, last).to_vec(),
+            vec![Point::new(2, 0)]
+        );
     }
 
     #[test]

@@ -1242,6 +1242,7 @@ impl<'a> Worker<'a> {
         let fights = sh.policy.fight_moves(board, to_move, last);
         let races = sh.policy.race_moves(board, to_move, last, &fights);
         let chain_libs = sh.policy.chain_liberties(board, last);
+        let eye_moves = sh.policy.eye_moves(board, to_move, last);
         let nakade = sh.policy.nakade_move(board, last);
         for &e in board.empty_points() {
             let p = Point::from_index(e as usize);
@@ -1254,6 +1255,9 @@ impl<'a> Worker<'a> {
                 }
                 if chain_libs.contains(p) {
                     prior = sh.policy.chain_liberty_prior(prior);
+                }
+                if eye_moves.contains(&p) {
+                    prior = sh.policy.eye_prior(prior);
                 }
                 if nakade == Some(p) {
                     prior = sh.policy.nakade_prior(prior);

@@ -133,6 +133,7 @@ impl Policy {
             ("prior.fight", &mut p.fight),
             ("prior.fight_race", &mut p.fight_race),
             ("prior.chain_liberty", &mut p.chain_liberty),
+            ("prior.eye_fix", &mut p.eye_fix),
             ("prior.nakade", &mut p.nakade),
             ("prior.self_atari", &mut p.self_atari),
             ("prior.self_atari_chain", &mut p.self_atari_chain),
