@@ -156,6 +156,15 @@ pub(crate) fn any_ataried_neighbour(
     false
 }
 
+/// Appends `p` to the first `n` points of `cands` unless it is there or
+/// the list is full.
+fn push_distinct(cands: &mut [Point; 16], n: &mut usize, p: Point) {
+    if *n < cands.len() && !cands[..*n].contains(&p) {
+        cands[*n] = p;
+        *n += 1;
+    }
+}
+
 /// Two-liberty fights next to the last move `l` (the opponent's), written
 /// into `cands`: moves that give an own chain left with two liberties a
 /// third (or capture a chain in atari next to it), and ataris of the last
@@ -172,12 +181,7 @@ pub(crate) fn two_liberty_moves(
 ) -> usize {
     let opp = color.opponent();
     let mut n = 0;
-    let mut push = |p: Point, cands: &mut [Point; 16]| {
-        if n < cands.len() && !cands[..n].contains(&p) {
-            cands[n] = p;
-            n += 1;
-        }
-    };
+    let mut push = |p: Point, cands: &mut [Point; 16]| push_distinct(cands, &mut n, p);
     for nb in l.neighbours() {
         if board.get(nb) != Some(color) {
             continue;
@@ -243,12 +247,7 @@ pub(crate) fn eye_fix_moves(
 ) -> usize {
     let opp = color.opponent();
     let mut n = 0;
-    let mut push = |p: Point, cands: &mut [Point; 16]| {
-        if n < cands.len() && !cands[..n].contains(&p) {
-            cands[n] = p;
-            n += 1;
-        }
-    };
+    let mut push = |p: Point, cands: &mut [Point; 16]| push_distinct(cands, &mut n, p);
     let mut check = |f: Point, cands: &mut [Point; 16]| {
         if !board.is_empty(f) {
             return;
