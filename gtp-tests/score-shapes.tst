@@ -55,3 +55,14 @@ loadsgf games/score-one-eye-group.sgf
 #? [(?=(.* )?C4( |$))(?=(.* )?E2( |$))\S+( \S+){7}]
 330 final_status_list seki
 #? []
+
+# A KGS 6d+ game (2001-12-23, from the tune half): two black pairs, D7-D6
+# and C5-C4, and F5 among White's stones in the lower left, no eye
+# between them. The light playouts alone keep the pairs alive 61% of the
+# time (B+14.5); the search's playouts, mixed in, kill them (38%), and
+# the count is the players' W+13.5 (komi 5.5).
+loadsgf games/score-kgs-corner-stones.sgf
+410 final_score
+#? [W\+13\.5]
+420 final_status_list dead
+#? [(?=(.* )?D7( |$))(?=(.* )?D6( |$))(?=(.* )?C5( |$))(?=(.* )?C4( |$))(?=(.* )?F5( |$)).*]

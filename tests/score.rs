@@ -55,7 +55,7 @@ fn show_games() {
 /// the scorer): points where they and the engine disagree.
 fn print_differences(path: &std::path::Path) {
     use kosumi::board::{Color, Point};
-    use kosumi::score::{self, Owner};
+    use kosumi::score::Owner;
     let bytes = std::fs::read(path).unwrap();
     let text = String::from_utf8_lossy(&bytes).to_string();
     let mut marks = std::collections::HashMap::new();
@@ -84,7 +84,7 @@ fn print_differences(path: &std::path::Path) {
     let game = record
         .to_game(None, kosumi::board::Rules::japanese(), None)
         .unwrap();
-    let j = score::judge(&game);
+    let j = kosumi::search::judge::judge(&game);
     let b = game.board();
     let mut diffs = Vec::new();
     let d = b.diagram(|p| {
@@ -154,6 +154,31 @@ fn a_group_living_on_a_ko_dies_in_confirmation() {
     }
     let out = score_file(&path, &Options::default()).unwrap();
     assert_eq!(out.score.to_string(), "B+165.5");
+}
+
+/// Stones shut in the opponent's corner with no eye between them: the light
+/// playouts alone let them live 61% of the time; the search's playouts,
+/// which every count mixes in, kill them, as the players agreed.
+#[test]
+fn the_search_playouts_kill_stones_the_light_ones_keep() {
+    use kosumi::board::{Point, Rules};
+    use kosumi::score::{self, PointStatus as Status};
+    let path = repo().join("gtp-tests/games/score-kgs-corner-stones.sgf");
+    let record = kosumi::sgf::GameRecord::from_sgf(&std::fs::read(&path).unwrap()).unwrap();
+    let game = record.to_game(None, Rules::japanese(), None).unwrap();
+    let d7 = Point::new(3, 12);
+    assert_eq!(d7.to_gtp(19), "D7");
+    let light = score::judge(&game);
+    let mixed = kosumi::search::judge::judge(&game);
+    assert_eq!(light.status(d7), Some(Status::Alive));
+    assert_eq!(mixed.status(d7), Some(Status::Dead));
+    assert_eq!(score::count(&game, &light).to_string(), "B+14.5");
+    assert_eq!(
+        kosumi::search::judge::final_score(&game).to_string(),
+        "W+13.5"
+    );
+    let out = score_file(&path, &Options::default()).unwrap();
+    assert_eq!(out.score.to_string(), "W+13.5");
 }
 
 #[test]

@@ -15,8 +15,7 @@
 
 use crate::board::{fixed_handicap, Color, Game, Move, Point, RuleSet, Rules};
 use crate::gtp::engine::{Engine, EngineOptions};
-use crate::score;
-use crate::search::SearchParams;
+use crate::search::{judge, SearchParams};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::io::{BufRead, BufReader, PipeReader, PipeWriter, Write};
@@ -591,7 +590,7 @@ impl Context {
         trips += 1;
         self.check_boards(&referee, "at the end")?;
         let scores = self.both("final_score")?;
-        let ours = score::final_score(&referee).to_string();
+        let ours = judge::final_score(&referee).to_string();
         for (i, s) in scores.iter().enumerate() {
             if parse_score(s).is_none() {
                 return Err(format!(

@@ -12,7 +12,7 @@ use super::parse::{
 };
 use crate::board::{fixed_handicap, Color, Game, Move, Point, Rules, MAX_SIZE};
 use crate::score::{self, Owner, PointStatus};
-use crate::search::{Analysis, Clock, Decision, Limits, SearchParams, Searcher};
+use crate::search::{judge, Analysis, Clock, Decision, Limits, SearchParams, Searcher};
 use crate::sgf::{Event, GameRecord};
 use std::io::{self, BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -596,11 +596,11 @@ impl Engine {
     }
 
     fn cmd_final_score(&mut self, _: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
-        Ok(Success(score::final_score(&self.game).to_string()))
+        Ok(Success(judge::final_score(&self.game).to_string()))
     }
 
     fn cmd_final_status_list(&mut self, cmd: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
-        let judgement = score::judge(&self.game);
+        let judgement = judge::judge(&self.game);
         let points = match cmd.arg(0) {
             Some("alive") => judgement.stones_with(PointStatus::Alive),
             Some("dead") => judgement.stones_with(PointStatus::Dead),
@@ -1168,7 +1168,7 @@ impl Engine {
         let own = if a.ownership.len() == size * size {
             a.ownership
         } else {
-            score::judge(&self.game).ownership()
+            judge::judge(&self.game).ownership()
         };
         let rows: Vec<String> = own
             .chunks(size)
@@ -1183,7 +1183,7 @@ impl Engine {
     }
 
     fn cmd_territory(&mut self, _: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
-        let j = score::judge(&self.game);
+        let j = judge::judge(&self.game);
         let board = self.game.board();
         let mut black = Vec::new();
         let mut white = Vec::new();

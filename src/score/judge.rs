@@ -3,7 +3,7 @@
 use super::benson::unconditionally_alive;
 use super::confirm;
 use super::eyes;
-use super::playout::{tally, Tally};
+use super::playout::{tally, PlayoutPolicy, Tally};
 use super::{Judgement, PointStatus, Reason};
 use crate::board::{Bitboard, Board, Color, FastRng, Game, Point, RuleSet};
 
@@ -13,21 +13,57 @@ pub const DEFAULT_PLAYOUTS: usize = 1000;
 /// Seed of [`judge`], so a position always gets the same verdict.
 pub const DEFAULT_SEED: u64 = 0x6b6f_7375_6d69;
 
+/// How [`judge_with`] judges: the seed and number of its playouts, and a
+/// second playout policy to mix in.
+#[derive(Clone, Copy)]
+pub struct JudgeOptions<'a> {
+    /// Seed of the playouts.
+    pub seed: u64,
+    /// Light playouts, half with each colour moving first.
+    pub playouts: usize,
+    /// When given, as many playouts again with this policy.
+    pub policy: Option<&'a dyn PlayoutPolicy>,
+}
+
+impl Default for JudgeOptions<'_> {
+    fn default() -> Self {
+        JudgeOptions {
+            seed: DEFAULT_SEED,
+            playouts: DEFAULT_PLAYOUTS,
+            policy: None,
+        }
+    }
+}
+
 /// Judges life and death in the current position of `game` with the default
-/// seed and number of playouts: deterministic.
+/// seed and number of playouts and the light policy alone: deterministic.
+/// The search layer's `judge` mixes in its playout policy.
 ///
 /// Under Tromp-Taylor rules every stone is alive, as those rules say.
 pub fn judge(game: &Game) -> Judgement {
-    judge_with_seed(game, DEFAULT_SEED, DEFAULT_PLAYOUTS)
+    judge_with(game, &JudgeOptions::default())
 }
 
 /// Judges life and death with a given seed and number of playouts.
+pub fn judge_with_seed(game: &Game, seed: u64, playouts: usize) -> Judgement {
+    judge_with(
+        game,
+        &JudgeOptions {
+            seed,
+            playouts,
+            policy: None,
+        },
+    )
+}
+
+/// Judges life and death as `options` say.
 ///
 /// A chain is alive when Benson's algorithm says so; otherwise it is dead
 /// when it mostly dies in the playouts where its opponent moves first (the
 /// confirmation order of the Japanese rules), and in seki when it mostly
 /// survives beside liberties neither side fills.
-pub fn judge_with_seed(game: &Game, seed: u64, playouts: usize) -> Judgement {
+pub fn judge_with(game: &Game, options: &JudgeOptions) -> Judgement {
+    let (seed, playouts, policy) = (options.seed, options.playouts, options.policy);
     let board = game.board();
     if game.rules().set() == RuleSet::TrompTaylor {
         let mut j = Judgement::from_statuses(board, |_| PointStatus::Alive, Vec::new());
@@ -38,7 +74,7 @@ pub fn judge_with_seed(game: &Game, seed: u64, playouts: usize) -> Judgement {
     let half = playouts.div_ceil(2).max(1);
     let position = position_only(board);
     // tallies[c] has colour c moving first.
-    let tallies = tally_both(&position, half, &mut rng);
+    let tallies = tally_both(&position, half, policy, &mut rng);
     let (mut calls, killed) = chain_statuses(board, &tallies);
     if killed.is_empty() {
         return judgement(board, calls, &tallies);
@@ -49,7 +85,7 @@ pub fn judge_with_seed(game: &Game, seed: u64, playouts: usize) -> Judgement {
     for p in killed.iter() {
         reduced.set_stone(p, None);
     }
-    let tallies = tally_both(&reduced, half, &mut rng);
+    let tallies = tally_both(&reduced, half, policy, &mut rng);
     let (again, _) = chain_statuses(&reduced, &tallies);
     for p in board.points() {
         if board.get(p).is_some() && !killed.contains(p) {
@@ -60,11 +96,17 @@ pub fn judge_with_seed(game: &Game, seed: u64, playouts: usize) -> Judgement {
     judgement(board, calls, &tallies)
 }
 
-/// `n` playouts from `board` with each colour moving first, Black's first.
-fn tally_both(board: &Board, n: usize, rng: &mut FastRng) -> [Tally; 2] {
+/// `n` playouts from `board` with each colour moving first, Black's first
+/// (and `n` more with `policy` when given).
+fn tally_both(
+    board: &Board,
+    n: usize,
+    policy: Option<&dyn PlayoutPolicy>,
+    rng: &mut FastRng,
+) -> [Tally; 2] {
     [
-        tally(board, Color::Black, n, rng),
-        tally(board, Color::White, n, rng),
+        tally(board, Color::Black, n, policy, rng),
+        tally(board, Color::White, n, policy, rng),
     ]
 }
 

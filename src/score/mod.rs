@@ -44,7 +44,8 @@ use crate::board::{Bitboard, Board, Color, Game, Point, Scoring};
 use std::fmt;
 
 pub use benson::unconditionally_alive;
-pub use judge::{judge, judge_with_seed, DEFAULT_PLAYOUTS, DEFAULT_SEED};
+pub use judge::{judge, judge_with, judge_with_seed, JudgeOptions, DEFAULT_PLAYOUTS, DEFAULT_SEED};
+pub use playout::PlayoutPolicy;
 
 /// What becomes of a stone at the end of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

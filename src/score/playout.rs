@@ -8,6 +8,9 @@
 //! plays uniformly at random, never filling its own true eye and never
 //! putting two or more stones in atari (so the shared liberties of a seki
 //! stay open, which is how seki shows up).
+//!
+//! A caller with a stronger policy (the search's, see [`PlayoutPolicy`])
+//! may add as many playouts of its own: the tallies then mix both kinds.
 
 use crate::board::{Bitboard, Board, Color, FastRng, Point, SLOTS};
 
@@ -77,25 +80,71 @@ impl Tally {
     }
 }
 
-/// Runs `n` playouts from `board` with `first` to move and tallies the ends.
-pub(crate) fn tally(board: &Board, first: Color, n: usize, rng: &mut FastRng) -> Tally {
+/// Chooses the moves of playouts for the judge, in addition to its own
+/// light policy: the search's heavier policy knows shapes, two-liberty
+/// fights and nakade, and kills more of the groups the light playouts keep
+/// alive; the light playouts, which never fill a shared liberty, keep
+/// seki. Counting with both beats either alone on the games it was
+/// measured on (docs/counting.md).
+pub trait PlayoutPolicy: Sync {
+    /// A move for `color` after the opponent's move `last` and `color`'s
+    /// own move `last2` before it (`None` for a pass or no move); `None`
+    /// passes.
+    fn playout_move(
+        &self,
+        board: &Board,
+        color: Color,
+        last: Option<Point>,
+        last2: Option<Point>,
+        rng: &mut FastRng,
+    ) -> Option<Point>;
+}
+
+/// Runs `n` light playouts from `board` with `first` to move, and `n` more
+/// with `policy` when one is given, and tallies the ends of all of them.
+pub(crate) fn tally(
+    board: &Board,
+    first: Color,
+    n: usize,
+    policy: Option<&dyn PlayoutPolicy>,
+    rng: &mut FastRng,
+) -> Tally {
     let mut t = Tally::new();
     let max_moves = 3 * board.size() * board.size() + 50;
+    let light = |b: &Board, c, _, _, rng: &mut FastRng| choose(b, c, rng);
     for _ in 0..n {
         let mut b = board.clone();
         b.clear_ko();
-        playout(&mut b, first, rng, max_moves);
+        playout(&mut b, first, rng, max_moves, light);
         t.add(&b);
+    }
+    if let Some(policy) = policy {
+        for _ in 0..n {
+            let mut b = board.clone();
+            b.clear_ko();
+            playout(&mut b, first, rng, max_moves, |b, c, l, l2, rng| {
+                policy.playout_move(b, c, l, l2, rng)
+            });
+            t.add(&b);
+        }
     }
     t
 }
 
-/// Plays the policy for both sides until two passes (or `max_moves`).
-pub(crate) fn playout(board: &mut Board, mut to_move: Color, rng: &mut FastRng, max_moves: usize) {
+/// Plays `choose` for both sides until two passes (or `max_moves`).
+fn playout(
+    board: &mut Board,
+    mut to_move: Color,
+    rng: &mut FastRng,
+    max_moves: usize,
+    choose: impl Fn(&Board, Color, Option<Point>, Option<Point>, &mut FastRng) -> Option<Point>,
+) {
     let mut passes = 0;
     let mut moves = 0;
+    let (mut last, mut last2) = (None, None);
     while passes < 2 && moves < max_moves {
-        match choose(board, to_move, rng) {
+        let m = choose(board, to_move, last, last2, rng);
+        match m {
             Some(p) => {
                 board.play_unchecked(p, to_move);
                 passes = 0;
@@ -106,6 +155,7 @@ pub(crate) fn playout(board: &mut Board, mut to_move: Color, rng: &mut FastRng, 
                 passes += 1;
             }
         }
+        (last2, last) = (last, m);
         to_move = to_move.opponent();
     }
 }

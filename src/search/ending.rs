@@ -3,12 +3,12 @@
 //! Playouts cannot defend a large territory: in a finished position they let
 //! invasions live often enough that the search sees a won game as even, and
 //! then invades, or fills its own territory, throwing away half a point. The
-//! judge of [`crate::score`] reads the position as a referee would, so once
+//! judge ([`super::judge`]) reads the position as a referee would, so once
 //! the borders are closed (or the opponent's pass lets ours end the game) its
 //! count says whether a pass wins.
 
+use super::judge;
 use crate::board::{Bitboard, Color, Game, Move};
-use crate::score;
 
 /// Whether `color` should pass now because the game, counted as it stands,
 /// is won: after the opponent's pass (a pass ends the game) or, under
@@ -18,14 +18,14 @@ pub fn passing_wins(game: &Game, color: Color) -> bool {
     let opponent_passed = game.moves().last() == Some(&(color.opponent(), Move::Pass));
     let territory = !game.rules().area_scoring();
     let game_can_end = opponent_passed || territory && borders_closed(game);
-    game_can_end && score::final_score(game).winner() == Some(color)
+    game_can_end && judge::final_score(game).winner() == Some(color)
 }
 
 /// Whether `color`'s pass would end the game (the opponent passed) and the
 /// count of the position says the opponent wins it.
 pub fn passing_loses(game: &Game, color: Color) -> bool {
     let opponent_passed = game.moves().last() == Some(&(color.opponent(), Move::Pass));
-    opponent_passed && score::final_score(game).winner() == Some(color.opponent())
+    opponent_passed && judge::final_score(game).winner() == Some(color.opponent())
 }
 
 /// Every empty region touches stones of one colour only, or is one point.

@@ -49,6 +49,7 @@
 //!   the old root is still held); a third of the cap is kept for copying it.
 
 mod ending;
+pub mod judge;
 pub mod patterns;
 pub mod policy;
 mod replies;

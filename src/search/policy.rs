@@ -239,12 +239,7 @@ pub struct Policy {
 impl Default for Policy {
     /// MoGo shapes, default weights and the built-in learned patterns.
     fn default() -> Policy {
-        let mut pattern3 = vec![0.0; PATTERN3_COUNT];
-        for spec in &MOGO_PATTERNS {
-            add_pattern(&mut pattern3, spec, 1.0);
-        }
-        Policy::new(pattern3, PriorWeights::default(), PlayoutWeights::default())
-            .with_patterns(Some(Model::embedded()))
+        Policy::mogo().with_patterns(Some(Model::embedded()))
     }
 }
 
@@ -367,6 +362,16 @@ impl Policy {
         };
         policy.refresh();
         policy
+    }
+
+    /// MoGo shapes and default weights, without learned patterns: the
+    /// playouts of [`Policy::default`] without loading its patterns.
+    pub fn mogo() -> Policy {
+        let mut pattern3 = vec![0.0; PATTERN3_COUNT];
+        for spec in &MOGO_PATTERNS {
+            add_pattern(&mut pattern3, spec, 1.0);
+        }
+        Policy::new(pattern3, PriorWeights::default(), PlayoutWeights::default())
     }
 
     /// This policy with these learned patterns (`None`: without) in the

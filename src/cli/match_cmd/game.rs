@@ -192,7 +192,9 @@ pub(super) fn play_game(
 
     // kosumi's verdict on the final position: it counts (with the default
     // scorer) and marks the territory in the SGF whoever counts.
-    let judgement = reason.is_count().then(|| crate::score::judge(&game));
+    let judgement = reason
+        .is_count()
+        .then(|| crate::search::judge::judge(&game));
     if let Some(j) = &judgement {
         let (margin, how) = count(cfg, &game, j, parsed);
         winner = if margin > 0.0 {

@@ -12,6 +12,7 @@
 
 use crate::board::{Bitboard, Color, Game, Rules};
 use crate::score::{self, Judgement, Owner, PointStatus, Reason, Score};
+use crate::search::judge;
 use crate::sgf::GameRecord;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -206,8 +207,8 @@ pub struct Counted {
 /// Judges life and death with the seed and playouts the options give.
 fn judge(game: &Game, opts: &Options) -> score::Judgement {
     match (opts.seed, opts.playouts) {
-        (None, None) => score::judge(game),
-        (seed, n) => score::judge_with_seed(
+        (None, None) => judge::judge(game),
+        (seed, n) => judge::judge_with_seed(
             game,
             seed.unwrap_or(score::DEFAULT_SEED),
             n.unwrap_or(score::DEFAULT_PLAYOUTS),
