@@ -5,7 +5,9 @@
 //! then invades, or fills its own territory, throwing away half a point. The
 //! judge ([`super::judge`]) reads the position as a referee would, so once
 //! the borders are closed (or the opponent's pass lets ours end the game) its
-//! count says whether a pass wins.
+//! count says whether a pass wins. A chain in atari is a fight still open:
+//! the judge gives its first move to whoever it favours, but a pass gives
+//! that move to the opponent, so it leaves the decision to the search.
 
 use super::judge;
 use crate::board::{Bitboard, Color, Game, Move};
@@ -13,11 +15,13 @@ use crate::board::{Bitboard, Color, Game, Move};
 /// Whether `color` should pass now because the game, counted as it stands,
 /// is won: after the opponent's pass (a pass ends the game) or, under
 /// territory counting, once no border is left open (every empty region
-/// touches one colour only, or is a single dame point).
+/// touches one colour only, or is a single dame point) and no chain is in
+/// atari.
 pub fn passing_wins(game: &Game, color: Color) -> bool {
     let opponent_passed = game.moves().last() == Some(&(color.opponent(), Move::Pass));
     let territory = !game.rules().area_scoring();
-    let game_can_end = opponent_passed || territory && borders_closed(game);
+    let settled = || borders_closed(game) && !any_chain_in_atari(game);
+    let game_can_end = opponent_passed || territory && settled();
     game_can_end && judge::final_score(game).winner() == Some(color)
 }
 
@@ -39,6 +43,13 @@ fn borders_closed(game: &Game) -> bool {
         let both = !(rim & black).is_empty() && !(rim & white).is_empty();
         !both || region.count() == 1
     })
+}
+
+/// Some chain of either colour has one liberty.
+fn any_chain_in_atari(game: &Game) -> bool {
+    let board = game.board();
+    let stones = board.stones(Color::Black) | board.stones(Color::White);
+    stones.iter().any(|p| board.in_atari(p))
 }
 
 #[cfg(test)]
@@ -84,6 +95,31 @@ mod tests {
         let mut drawn = walls(Rules::japanese(), 9.0);
         drawn.play(Color::White, Move::Pass).unwrap();
         assert!(!passing_loses(&drawn, Color::Black), "a draw is not a loss");
+    }
+
+    /// A kosumi match game against GNU Go (9x9, Japanese): White passed
+    /// with two stones in atari, its count saying White won, and Black
+    /// captured them and went on to win by 70 points. Here White's E1 is in
+    /// atari (Black D1 and E2, its liberty F1 between White's F2 and G1)
+    /// with the borders closed: White wins the count whether E1 lives or
+    /// dies, but must not pass.
+    #[test]
+    fn a_chain_in_atari_keeps_the_game_open() {
+        let mut g = Game::new(9, Rules::japanese());
+        g.set_komi(10.5);
+        for y in 0..8 {
+            g.set_stone(Point::new(4, y), Some(Color::Black));
+            g.set_stone(Point::new(5, y), Some(Color::White));
+        }
+        g.set_stone(Point::new(3, 8), Some(Color::Black)); // D1
+        g.set_stone(Point::new(4, 8), Some(Color::White)); // E1
+        g.set_stone(Point::new(6, 8), Some(Color::White)); // G1
+        assert!(borders_closed(&g));
+        assert_eq!(judge::final_score(&g).winner(), Some(Color::White));
+        assert!(!passing_wins(&g, Color::White));
+        // Connected at F1, the game is White's to end.
+        g.play(Color::White, Move::Play(Point::new(5, 8))).unwrap();
+        assert!(passing_wins(&g, Color::White));
     }
 
     #[test]
