@@ -58,9 +58,9 @@ loadsgf games/score-one-eye-group.sgf
 
 # A KGS 6d+ game (2001-12-23, from the tune half): two black pairs, D7-D6
 # and C5-C4, and F5 among White's stones in the lower left, no eye
-# between them. The light playouts alone keep the pairs alive 61% of the
-# time (B+14.5); the search's playouts, mixed in, kill them (38%), and
-# the count is the players' W+13.5 (komi 5.5).
+# between them. The light playouts alone keep the pairs alive more than
+# half the time and name Black the winner; the search's playouts, mixed
+# in, kill them, and the count is the players' W+13.5 (komi 5.5).
 loadsgf games/score-kgs-corner-stones.sgf
 410 final_score
 #? [W\+13\.5]

@@ -131,7 +131,15 @@ pub(crate) fn tally(
     t
 }
 
-/// Plays `choose` for both sides until two passes (or `max_moves`).
+/// A pass lifts the ko ban, as in the confirmation phase, so a ko whose
+/// taker then has nothing else to play is taken back and forth between
+/// single passes forever (a few final positions of KGS games did this in
+/// most of their playouts, each to `max_moves`): the playout ends at this
+/// many passes, far more than any playout without a cycle makes.
+const MAX_PASSES: usize = 16;
+
+/// Plays `choose` for both sides until two passes in a row, `MAX_PASSES`
+/// passes in all, or `max_moves`.
 fn playout(
     board: &mut Board,
     mut to_move: Color,
@@ -140,9 +148,10 @@ fn playout(
     choose: impl Fn(&Board, Color, Option<Point>, Option<Point>, &mut FastRng) -> Option<Point>,
 ) {
     let mut passes = 0;
+    let mut all_passes = 0;
     let mut moves = 0;
     let (mut last, mut last2) = (None, None);
-    while passes < 2 && moves < max_moves {
+    while passes < 2 && all_passes < MAX_PASSES && moves < max_moves {
         let m = choose(board, to_move, last, last2, rng);
         match m {
             Some(p) => {
@@ -153,6 +162,7 @@ fn playout(
             None => {
                 board.clear_ko();
                 passes += 1;
+                all_passes += 1;
             }
         }
         (last2, last) = (last, m);
