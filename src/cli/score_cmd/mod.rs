@@ -54,7 +54,7 @@ pub struct ScoreArgs {
     /// Rules to count under (default: the file's `RU`, else japanese).
     #[arg(long)]
     pub rules: Option<String>,
-    /// Playouts per judgement (default: the engine's).
+    /// Light playouts per judgement, as many of the search's added (default: the engine's, 1,000).
     #[arg(long)]
     pub playouts: Option<usize>,
     /// Seed of the playouts (default: the engine's fixed seed).
@@ -186,7 +186,7 @@ fn report(games: &[GameFile], opts: &Options, args: &ScoreArgs) -> i32 {
 pub struct Options {
     /// Rules to count under instead of the file's `RU`.
     pub rules: Option<Rules>,
-    /// Playouts per judgement.
+    /// Light playouts per judgement (as many of the search's are added).
     pub playouts: Option<usize>,
     /// Playout seed.
     pub seed: Option<u64>,
