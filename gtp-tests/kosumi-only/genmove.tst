@@ -38,3 +38,12 @@ loadsgf ../games/genmove-territory.sgf
 loadsgf ../games/genmove-half-point.sgf
 60 reg_genmove b
 #? [pass|PASS]
+
+# Japanese counting, from a kosumi match against GNU Go: the borders are
+# closed and the count says B+4.5, but White's J3 and J1 have taken the
+# liberties of Black's H1-H2 down to G1 and G2, and White G2 next would
+# capture them and open Black's lower side. The search wins with G2 (90%);
+# passing from the count, as kosumi did three times here, lost the game.
+loadsgf ../games/genmove-threatened-chain.sgf
+70 reg_genmove b
+#? [!pass|PASS]
