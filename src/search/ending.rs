@@ -6,8 +6,9 @@
 //! judge ([`super::judge`]) reads the position as a referee would, so once
 //! the borders are closed (or the opponent's pass lets ours end the game) its
 //! count says whether a pass wins. A chain in atari is a fight still open:
-//! the judge gives its first move to whoever it favours, but a pass gives
-//! that move to the opponent, so it leaves the decision to the search.
+//! the next move decides it, the judge's playouts, started cold, do not
+//! always see the capture, and a pass hands that move to the opponent, so
+//! it leaves the decision to the search.
 
 use super::judge;
 use crate::board::{Bitboard, Color, Game, Move};

@@ -36,6 +36,8 @@ use std::time::{Duration, Instant};
 
 /// Own genmoves in a row below the resign threshold before resigning.
 const RESIGN_STREAK: u32 = 3;
+/// Playouts below which the win rate is not trusted for resigning.
+const RESIGN_MIN_PLAYOUTS: u64 = 200;
 
 /// The count's pass (`ending::passing_wins`) overrides the search only
 /// while the search's best move wins less often than this. The count is
@@ -44,8 +46,6 @@ const RESIGN_STREAK: u32 = 3;
 /// kosumi passed three times at 90% while White took the liberties of
 /// its H1-H2 stones one by one, the count still saying B+4.5, and lost.
 const COUNT_PASS_BELOW: f64 = 0.8;
-/// Playouts below which the win rate is not trusted for resigning.
-const RESIGN_MIN_PLAYOUTS: u64 = 200;
 
 /// Node memory assumed per node when turning bytes into a node cap.
 const NODE_BYTES: usize = std::mem::size_of::<Node>();
