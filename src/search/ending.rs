@@ -21,8 +21,8 @@ use crate::board::{Bitboard, Color, Game, Move};
 pub fn passing_wins(game: &Game, color: Color) -> bool {
     let opponent_passed = game.moves().last() == Some(&(color.opponent(), Move::Pass));
     let territory = !game.rules().area_scoring();
-    let settled = || borders_closed(game) && !any_chain_in_atari(game);
-    let game_can_end = opponent_passed || territory && settled();
+    let game_can_end =
+        opponent_passed || territory && borders_closed(game) && !any_chain_in_atari(game);
     game_can_end && judge::final_score(game).winner() == Some(color)
 }
 
