@@ -66,3 +66,12 @@ loadsgf games/score-kgs-corner-stones.sgf
 #? [W\+13\.5]
 420 final_status_list dead
 #? [(?=(.* )?D7( |$))(?=(.* )?D6( |$))(?=(.* )?C5( |$))(?=(.* )?C4( |$))(?=(.* )?F5( |$)).*]
+
+# A KGS 6d+ game (2002-01-18, from the tune half): White's chain D8-F9-E6
+# has D9 in its own area and the dame D7 and F10. Had Black filled both,
+# White would have had to fill D9; but the game is over and no one fills
+# dame after it: D9 is White's, as KGS and the players count (W+10.5).
+# A reading of dame fills made it no one's: W+9.5.
+loadsgf games/score-kgs-unfilled-dame.sgf
+510 final_score
+#? [W\+10\.5]

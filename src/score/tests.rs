@@ -265,8 +265,9 @@ fn a_race_lost_whoever_starts_is_dead() {
     assert_eq!(j.owner(at("G9")), Owner::White);
 }
 
-/// D9 is cut from the wall: once White fills the dame D8, Black must
-/// connect at C9, so C9 is no one's.
+/// D9 is cut from the wall by the dame D8: had White filled it, Black
+/// would have had to connect at C9. The game is over, though, and no one
+/// fills dame after it; KGS counts C9 as Black's, and so do the players.
 const MUST_CONNECT: [&str; 9] = [
     "...XO....",
     "..X.O....",
@@ -280,15 +281,15 @@ const MUST_CONNECT: [&str; 9] = [
 ];
 
 #[test]
-fn a_point_that_must_be_filled_is_not_territory() {
+fn a_cut_behind_an_unfilled_dame_is_still_territory() {
     let game = position(&MUST_CONNECT, RuleSet::Japanese, 6.5);
     let j = judge(&game);
     assert!(j.stones_with(PointStatus::Dead).is_empty());
     assert_eq!(j.owner(at("D8")), Owner::Dame);
-    assert_eq!(j.owner(at("C9")), Owner::Dame);
-    assert_eq!(j.territory(None), vec![at("C9"), at("D8")]);
+    assert_eq!(j.owner(at("C9")), Owner::Black);
+    assert_eq!(j.territory(None), vec![at("D8")]);
     let s = count(&game, &j);
-    assert_eq!((s.black, s.white), (25.0, 42.5));
+    assert_eq!((s.black, s.white), (26.0, 42.5));
 }
 
 /// D5 looks like a black eye, but White holds E4 and E6 diagonally: it is a
