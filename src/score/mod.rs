@@ -255,9 +255,9 @@ impl Judgement {
         j
     }
 
-    /// Takes out of territory the points a side will have to fill itself
-    /// once the dame are filled (teire): a false eye, a cut that needs
-    /// mending. Japanese rules count such a point as no one's.
+    /// Takes out of territory the points a side must fill itself (teire):
+    /// a false eye, a cut with no dame beside it. Japanese rules count such
+    /// a point as no one's.
     ///
     /// No one fills dame once the game is over, so the dame and the shared
     /// points of seki (every point of a region touching living stones of
