@@ -75,3 +75,14 @@ loadsgf games/score-kgs-corner-stones.sgf
 loadsgf games/score-kgs-unfilled-dame.sgf
 510 final_score
 #? [W\+10\.5]
+
+# A KGS game (2002-10-04, from the tune half), 9 handicap stones, 7d
+# against 21k, stopped with most black stones dead among open areas. The
+# playouts leave dozens of chains beside points neither side fills, which
+# read as seki everywhere (B+15.5). That many seki is an open board, not
+# seki: the chains count by their survival, W+180.5 as the players counted.
+loadsgf games/score-kgs-open-board.sgf
+610 final_score
+#? [W\+180\.5]
+620 final_status_list seki
+#? []

@@ -187,6 +187,7 @@ fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> (Calls, Bitboard) {
         }
     }
     let mut calls = Calls { status, reasons };
+    untangle_seki(board, &mut calls, &survival);
     kill_eyeless(board, &mut calls, &survival, &mut unsure, &mut shaky);
     read_races(board, &mut calls, &unsure, safe_both, shaky);
     settle_seki_neighbours(board, &mut calls);
@@ -194,6 +195,37 @@ fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> (Calls, Bitboard) {
     let killed = read_eye_spaces(board, &mut calls, &survival, safe_both, shaky);
     keep_open_kos(board, &mut calls);
     (calls, killed)
+}
+
+/// Chains in seki from which on a board is not a finished game but an open
+/// one: the tune half's finished games have at most 7, its unfinished
+/// handicap games against weak players 35 to 49.
+const SEKI_TANGLE: usize = 20;
+
+/// With [`SEKI_TANGLE`] chains or more in seki the playouts met open areas
+/// neither side would fill, not seki: each such chain is alive (it survives
+/// at least half the playouts, or it would be dead already).
+fn untangle_seki(board: &Board, calls: &mut Calls, survival: &[f64]) {
+    let on = Bitboard::on_board(board.size());
+    let stones = board.stones(Color::Black) | board.stones(Color::White);
+    let seki = marked(on & stones, &calls.status, PointStatus::Seki);
+    let mut chains = Vec::new();
+    let mut left = seki;
+    while let Some(p) = left.first() {
+        let chain = Bitboard::flood_fill(
+            Bitboard::single(p),
+            board.stones(board.get(p).unwrap_or(Color::Black)),
+        );
+        left &= !chain;
+        chains.push((p, chain));
+    }
+    if chains.len() < SEKI_TANGLE {
+        return;
+    }
+    for (p, chain) in chains {
+        let percent = (100.0 * survival[p.index()]).round() as u8;
+        calls.set(chain, PointStatus::Alive, Reason::Playouts { percent });
+    }
 }
 
 /// Most points (empty or enemy stones) an enclosed area may have to count
