@@ -197,8 +197,8 @@ fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> (Calls, Bitboard) {
     (calls, killed)
 }
 
-/// Chains in seki from which on a board is not a finished game but an open
-/// one: the tune half's finished games have at most 7, its unfinished
+/// How many chains in seki make a board an open one rather than a finished
+/// game: the tune half's finished games have at most 7, its unfinished
 /// handicap games against weak players 35 to 49.
 const SEKI_TANGLE: usize = 20;
 
