@@ -209,20 +209,15 @@ fn untangle_seki(board: &Board, calls: &mut Calls, survival: &[f64]) {
     let on = Bitboard::on_board(board.size());
     let stones = board.stones(Color::Black) | board.stones(Color::White);
     let seki = marked(on & stones, &calls.status, PointStatus::Seki);
-    let mut chains = Vec::new();
-    let mut left = seki;
-    while let Some(p) = left.first() {
-        let chain = Bitboard::flood_fill(
-            Bitboard::single(p),
-            board.stones(board.get(p).unwrap_or(Color::Black)),
-        );
-        left &= !chain;
-        chains.push((p, chain));
-    }
+    let chains: Vec<Bitboard> = Color::ALL
+        .into_iter()
+        .flat_map(|c| (seki & board.stones(c)).components())
+        .collect();
     if chains.len() < SEKI_TANGLE {
         return;
     }
-    for (p, chain) in chains {
+    for chain in chains {
+        let p = chain.first().expect("a chain has a stone");
         let percent = (100.0 * survival[p.index()]).round() as u8;
         calls.set(chain, PointStatus::Alive, Reason::Playouts { percent });
     }

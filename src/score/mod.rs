@@ -271,16 +271,13 @@ impl Judgement {
         let on = Bitboard::on_board(board.size());
         let mut stones = living;
         let open = on & !(living[0] | living[1]);
-        let mut shared = Bitboard::EMPTY;
-        let mut left = open;
-        while let Some(seed) = left.first() {
-            let region = Bitboard::flood_fill([seed].into_iter().collect(), open);
-            left &= !region;
-            let rim = region.neighbours();
-            if !(rim & living[0]).is_empty() && !(rim & living[1]).is_empty() {
-                shared |= region;
-            }
-        }
+        let shared = open
+            .components()
+            .filter(|region| {
+                let rim = region.neighbours();
+                !(rim & living[0]).is_empty() && !(rim & living[1]).is_empty()
+            })
+            .fold(Bitboard::EMPTY, |all, region| all | region);
         let mut terr = [Owner::Black, Owner::White]
             .map(|o| -> Bitboard { on.iter().filter(|p| self.owner[p.index()] == o).collect() });
         // Each fill joins its unit and may leave it short in turn: repeat
@@ -288,10 +285,10 @@ impl Judgement {
         'fill: loop {
             for c in Color::ALL {
                 let body = stones[c.index()] | shared;
-                let mut left = stones[c.index()];
-                while let Some(x) = left.first() {
-                    let unit = Bitboard::flood_fill([x].into_iter().collect(), body);
-                    left &= !unit;
+                let units = body
+                    .components()
+                    .filter(|u| !(*u & stones[c.index()]).is_empty());
+                for unit in units {
                     let libs = unit.neighbours() & on & !body & !stones[c.opponent().index()];
                     if libs.count() == 1 && (libs & terr[c.index()]) == libs {
                         let t = libs.first().expect("one liberty");
