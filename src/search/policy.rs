@@ -11,7 +11,7 @@ use super::patterns::Model;
 use super::shape::{add_pattern, offset, MOGO_PATTERNS, RING};
 use super::tactics::{
     any_ataried_neighbour, breaks_false_seki, escape_is_ladder, eye_fix_moves, nakade_point,
-    two_liberty_moves, useful_sacrifice,
+    self_atari_cousin, two_liberty_moves, useful_sacrifice,
 };
 use super::tunables::SearchWeights;
 use crate::board::{Bitboard, Board, Color, FastRng, Point, STRIDE};
@@ -158,6 +158,10 @@ pub struct PlayoutWeights {
     /// (last good reply with forgetting): the rate at which a remembered
     /// reply is played; 0 keeps no tables.
     pub last_good_reply: f64,
+    /// When a random move is passed over as a self-atari, play its cousin
+    /// instead (`self_atari_cousin`: the outside liberty of a two-liberty
+    /// chain next to it), as Pachi's playouts do.
+    pub self_atari_cousin: f64,
     /// With learned playout shapes: the strength of the moves away from the
     /// last move, per empty point, against which the learned strengths of
     /// the shapes next to it are drawn (Bradley-Terry: a local shape is
@@ -186,6 +190,7 @@ impl Default for PlayoutWeights {
             eye_fix: 0.0,
             false_seki: 0.0,
             last_good_reply: 0.0,
+            self_atari_cousin: 0.0,
             learned_rest: 0.02,
             learned_min: 4.0,
         }
@@ -909,6 +914,11 @@ impl Policy {
                     .iter()
                     .all(|&nb| board.get(nb) != Some(color));
                 if !single || Policy::chance(rng, self.playout.reject_self_atari) {
+                    if Policy::chance(rng, self.playout.self_atari_cousin) {
+                        if let Some(q) = self_atari_cousin(board, p, color) {
+                            return Some(q);
+                        }
+                    }
                     if single && fallback.is_none() {
                         fallback = Some(p);
                     } else if !single && n_chain < chain_ataris.len() {

@@ -453,6 +453,24 @@ pub(crate) fn useful_sacrifice(board: &Board, p: Point, color: Color) -> bool {
     leaves_one_eye(board, &stones[..n], lib, color)
 }
 
+/// The move to play instead of `color`'s self-atari at `p`: the other
+/// liberty of an enemy chain with two liberties next to `p` (take its
+/// liberties from outside, as a race is won), else the other liberty of an
+/// own chain with two next to `p` (the approach that makes `p` playable),
+/// whichever is a sensible playout move and no self-atari itself.
+pub(crate) fn self_atari_cousin(board: &Board, p: Point, color: Color) -> Option<Point> {
+    let other_liberty = |owner: Color| {
+        p.neighbours().into_iter().find_map(|nb| {
+            let libs = board
+                .two_liberties(nb)
+                .filter(|_| board.get(nb) == Some(owner))?;
+            let q = if libs[0] == p { libs[1] } else { libs[0] };
+            (board.is_playout_move(q, color) && !board.is_self_atari(q, color)).then_some(q)
+        })
+    };
+    other_liberty(color.opponent()).or_else(|| other_liberty(color))
+}
+
 /// Whether `color` at `p` breaks a false seki: stones and enemy chains
 /// share their last two liberties, `p` and `lib`, the move puts both in
 /// atari, and the enemy's capture at `lib` leaves it one eye only. An enemy
@@ -669,5 +687,26 @@ mod tests {
         assert!(killing_shape(&rabbity));
         let rectangle = pts(&[(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)]);
         assert!(!killing_shape(&rectangle));
+    }
+
+    #[test]
+    fn a_self_atari_gives_way_to_the_outside_liberty() {
+        let rows = [
+            ".XO..", // A5: White's self-atari
+            "OX...", // C4: Black's other liberty
+            ".O...", //
+            ".....", //
+            ".....", //
+        ];
+        let mut b = Board::new(5);
+        for (p, color) in crate::board::diagram_stones(&rows) {
+            b.set_stone(p, Some(color));
+        }
+        let (a5, c4) = (Point::new(0, 0), Point::new(2, 1));
+        assert!(b.is_self_atari(a5, Color::White));
+        assert_eq!(self_atari_cousin(&b, a5, Color::White), Some(c4));
+        // For Black, A5 is no self-atari; asked anyway, its own chain's
+        // other liberty C4 is the approach.
+        assert_eq!(self_atari_cousin(&b, a5, Color::Black), Some(c4));
     }
 }

@@ -160,6 +160,7 @@ impl Policy {
             ("playout.false_seki", &mut r.false_seki),
             ("playout.ko", &mut r.ko),
             ("playout.last_good_reply", &mut r.last_good_reply),
+            ("playout.self_atari_cousin", &mut r.self_atari_cousin),
             ("playout.learned_rest", &mut r.learned_rest),
             ("playout.learned_min", &mut r.learned_min),
         ]
