@@ -86,3 +86,25 @@ loadsgf games/score-kgs-open-board.sgf
 #? [W\+180\.5]
 620 final_status_list seki
 #? []
+
+# A black group on the top edge (F8-H8, H7-J6) whose only eye space, D9-H9
+# and J8 with White's J9 inside, is open to White's wall at D8-E8: not
+# bounded by Black alone, so the reading of enclosed eye spaces skipped it
+# and the playouts kept it alive (W+55.5). Read with White's living chains
+# as walls, White moving first kills it (GNU Go 3.8 agrees): White has the
+# 62 empty points, the 6 dead stones' points and 6 prisoners, + 0.5.
+loadsgf games/score-open-eye-space.sgf
+710 final_score
+#? [W\+74\.5]
+720 final_status_list dead
+#? [(?=(.* )?F8( |$))(?=(.* )?G8( |$))(?=(.* )?H8( |$))(?=(.* )?H7( |$))(?=(.* )?J7( |$))(?=(.* )?J6( |$))\S+( \S+){5}]
+
+# The KGS game that shape comes from (2006-05-03, from the tune half):
+# Black's Q18-T16 on the top right, its eye space O19-S19 and T18 with
+# White's T19 inside, open to White's O18-P18. Dead, as the players and
+# GNU Go 3.8 count: W+17.5 (B+0.5 before, the wrong winner).
+loadsgf games/score-kgs-open-edge.sgf
+810 final_score
+#? [W\+17\.5]
+820 final_status_list dead
+#? [(?=(.* )?Q18( |$))(?=(.* )?T16( |$)).*]

@@ -245,6 +245,11 @@ const RACE_OPEN: usize = 3;
 /// start with a sacrifice of two stones (a straight three with an enemy
 /// stone inside), or when the group's second eye is a ko that, with ko
 /// threats gone, only the attacker can win.
+///
+/// A second sweep reads the groups the first found no small area for, with
+/// the enemy's safely living chains taken as walls: an eye space along the
+/// edge that the enemy's wall touches (open to it, so not bounded by the
+/// group alone) is read the same way.
 fn read_eye_spaces(
     board: &Board,
     calls: &mut Calls,
@@ -252,69 +257,100 @@ fn read_eye_spaces(
     safe: Bitboard,
     shaky: Bitboard,
 ) -> Bitboard {
+    let mut killed = Bitboard::EMPTY;
+    for open in [false, true] {
+        for c in Color::ALL {
+            killed |= read_eye_space_sweep(board, calls, survival, safe, shaky, c, open);
+        }
+    }
+    killed
+}
+
+/// One sweep of [`read_eye_spaces`] over the groups of `c`; `open` for the
+/// second, with the enemy's safe chains as walls.
+fn read_eye_space_sweep(
+    board: &Board,
+    calls: &mut Calls,
+    survival: &[f64],
+    safe: Bitboard,
+    shaky: Bitboard,
+    c: Color,
+    open: bool,
+) -> Bitboard {
     let on = Bitboard::on_board(board.size());
     let stones = board.stones(Color::Black) | board.stones(Color::White);
     let mut killed = Bitboard::EMPTY;
-    for c in Color::ALL {
-        let opp = c.opponent();
-        let own = board.stones(c);
-        let mut left = marked(own & !safe, &calls.status, PointStatus::Alive);
-        while let Some(p) = left.first() {
-            let Some(group) = eye_space_group(board, p, c, &calls.status) else {
-                left &= !Bitboard::flood_fill(Bitboard::single(p), own);
-                continue;
-            };
-            left &= !group.chains;
-            if !(group.chains & safe).is_empty()
-                || group
-                    .chains
-                    .iter()
-                    .any(|q| calls.status[q.index()] != PointStatus::Alive)
-            {
-                continue;
-            }
-            let playable = group.region | group.beyond;
-            if (playable & on & !stones).count() > confirm::MAX_EMPTY {
-                continue;
-            }
-            // The search takes the enemy chains around those points as
-            // uncapturable: they must be safely alive.
-            let mut around = group.beyond.neighbours() & on & board.stones(opp) & !playable;
-            let mut weak = false;
-            while let Some(q) = around.first() {
-                let enemy = Bitboard::flood_fill(Bitboard::single(q), board.stones(opp));
-                around &= !enemy;
-                let outside = board.liberties_bb(q) & !playable;
-                if calls.status[q.index()] != PointStatus::Alive
-                    || shaky.contains(q)
-                    || outside.is_empty()
-                {
-                    weak = true;
-                    break;
-                }
-            }
-            if weak {
-                continue;
-            }
-            // A long reading only for groups the playouts often lose.
-            let unsure = group.chains.iter().any(|q| survival[q.index()] <= UNSURE);
-            let budget = if unsure {
-                confirm::EYE_SPACE_BUDGET
-            } else {
-                confirm::QUICK_BUDGET
-            };
-            let r = confirm::can_capture(board, group.region, playable, p, opp, opp, budget);
-            if r != Some(true) {
-                continue;
-            }
-            calls.set(group.chains, PointStatus::Dead, Reason::EyeSpaceKilled);
-            calls.set(
-                group.region & board.stones(opp),
-                PointStatus::Alive,
-                Reason::InsideDeadGroup,
-            );
-            killed |= group.chains;
+    let opp = c.opponent();
+    let own = board.stones(c);
+    let walls = if open {
+        marked(board.stones(opp), &calls.status, PointStatus::Alive) & !shaky
+    } else {
+        Bitboard::EMPTY
+    };
+    let mut left = marked(own & !safe, &calls.status, PointStatus::Alive);
+    while let Some(p) = left.first() {
+        // The open sweep only takes the groups the first one left.
+        let closed = eye_space_group(board, p, c, &calls.status, Bitboard::EMPTY);
+        let group = match (open, closed) {
+            (false, group) => group,
+            (true, None) => eye_space_group(board, p, c, &calls.status, walls),
+            (true, Some(_)) => None,
+        };
+        let Some(group) = group else {
+            left &= !Bitboard::flood_fill(Bitboard::single(p), own);
+            continue;
+        };
+        left &= !group.chains;
+        if !(group.chains & safe).is_empty()
+            || group
+                .chains
+                .iter()
+                .any(|q| calls.status[q.index()] != PointStatus::Alive)
+        {
+            continue;
         }
+        let playable = group.region | group.beyond;
+        if (playable & on & !stones).count() > confirm::MAX_EMPTY {
+            continue;
+        }
+        // The search takes the enemy chains around those points as
+        // uncapturable: they must be safely alive.
+        let areas = group.region & !group.chains;
+        let mut around = (group.beyond | areas).neighbours() & on & board.stones(opp) & !playable;
+        let mut weak = false;
+        while let Some(q) = around.first() {
+            let enemy = Bitboard::flood_fill(Bitboard::single(q), board.stones(opp));
+            around &= !enemy;
+            let outside = board.liberties_bb(q) & !playable;
+            if calls.status[q.index()] != PointStatus::Alive
+                || shaky.contains(q)
+                || outside.is_empty()
+            {
+                weak = true;
+                break;
+            }
+        }
+        if weak {
+            continue;
+        }
+        // A long reading only for groups the playouts often lose.
+        let unsure = group.chains.iter().any(|q| survival[q.index()] <= UNSURE);
+        let budget = if unsure {
+            confirm::EYE_SPACE_BUDGET
+        } else {
+            confirm::QUICK_BUDGET
+        };
+        let r = confirm::can_capture(board, group.region, playable, p, opp, opp, budget);
+        if r != Some(true) {
+            continue;
+        }
+        calls.set(group.chains, PointStatus::Dead, Reason::EyeSpaceKilled);
+        calls.set(
+            group.region & board.stones(opp),
+            PointStatus::Alive,
+            Reason::InsideDeadGroup,
+        );
+        killed |= group.chains;
     }
     killed
 }
@@ -332,7 +368,8 @@ struct EyeSpaceGroup {
 }
 
 /// The chain through `p` and every chain of its colour `c` reached through
-/// small enclosed areas next to them; `None` when one of those chains
+/// small enclosed areas next to them (bounded by `c` and by `walls`, enemy
+/// stones taken as living); `None` when one of those chains
 /// touches a bigger area bounded by `c` alone (an eye space big enough to
 /// live in) or has no such small area at all.
 fn eye_space_group(
@@ -340,6 +377,7 @@ fn eye_space_group(
     p: Point,
     c: Color,
     status: &[PointStatus],
+    walls: Bitboard,
 ) -> Option<EyeSpaceGroup> {
     let on = Bitboard::on_board(board.size());
     let own = board.stones(c);
@@ -349,14 +387,15 @@ fn eye_space_group(
     let mut chains = Bitboard::flood_fill(Bitboard::single(p), own);
     let mut areas = Bitboard::EMPTY;
     let mut outside = Bitboard::EMPTY;
-    while let Some(q) = (chains.neighbours() & not_own & !areas & !outside).first() {
-        let area = Bitboard::flood_fill(Bitboard::single(q), not_own);
+    while let Some(q) = (chains.neighbours() & not_own & !walls & !areas & !outside).first() {
+        let area = Bitboard::flood_fill(Bitboard::single(q), not_own & !walls);
         if area.count() <= EYE_SPACE {
             areas |= area;
             let living = area.neighbours() & own & !dead;
             chains |= Bitboard::flood_fill(living, own);
         } else if !(area & opp & !marked(opp, status, PointStatus::Dead)).is_empty()
             || (area & !opp).count() <= RACE_OPEN
+            || !(area.neighbours() & walls).is_empty()
         {
             // The outside, or enemy stones with few liberties left: a
             // race, read with those stones and their liberties.
