@@ -99,20 +99,23 @@ loadsgf games/score-hane-ko.sgf
 630 final_status_list dame
 #? [E1]
 
-# A race read with its dame: White's B7-B5 and Black's ring share C7-C5,
-# and Black's ring also has E6, a dame next to White's wall. White fills
-# E6 before counting, and then neither side can fill a shared liberty:
-# seki, not a white group Black kills by moving first. White's four eyes
-# and komi: 0 against 4 + 0.5.
+# Black's ring shares C7-C5 with White's B7-B5 inside it and has one
+# more liberty, E6, a dame next to White's wall. It looks like seki (GNU
+# Go 3.8 says seki, and so did kosumi until its eye-space reading went 40
+# plies deep), but White kills it: E6, then C6 and C7 while Black can only
+# pass (a black move inside puts the ring in atari first); Black's capture
+# of the five stones leaves a bulky five, and White's B6 on its vital point
+# kills. White: H9, H3, A1, C1, C7-C5, E6, the ring's 14 points and 14
+# prisoners, + 0.5.
 loadsgf games/score-seki-dame.sgf
 710 final_score
-#? [W\+4\.5]
+#? [W\+36\.5]
 720 final_status_list seki
-#? [B7 B6 B5]
-730 final_status_list dead
 #? []
+730 final_status_list dead
+#? [A8 B8 C8 D8 A7 D7 A6 D6 A5 D5 A4 B4 C4 D4]
 740 final_status_list dame
-#? [C7 C6 E6 C5]
+#? []
 
 # A corner race from a KGS game (2017-04-10-42): Black's F9-H6 (liberties
 # G9, J6) against White's G8-J8 (G9, J9). White moving first captures the

@@ -108,3 +108,16 @@ loadsgf games/score-kgs-open-edge.sgf
 #? [W\+17\.5]
 820 final_status_list dead
 #? [(?=(.* )?Q18( |$))(?=(.* )?T16( |$)).*]
+
+# A white corner chain (A2-B3-D3-E1) around four black stones (B1-D1,
+# C2) in atari at A1, its own liberties A1 and F1. Black F1 ataris it;
+# White's capture at A1 leaves it the pyramid four B1-D1-C2, and Black C1
+# kills. Dead, as GNU Go 3.8 reads it too (its count B+70.5 leaves one
+# point out); the reading needs more than 12 plies, so a shorter one kept
+# the chain alive and the black stones dead (B+44.5). Black: 56 empty
+# points, the chain's 8 points and 8 prisoners, less 0.5.
+loadsgf games/score-capture-to-pyramid.sgf
+910 final_score
+#? [B\+71\.5]
+920 final_status_list dead
+#? [(?=(.* )?A2( |$))(?=(.* )?E1( |$))(?=(.* )?B3( |$))\S+( \S+){7}]

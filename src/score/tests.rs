@@ -213,10 +213,11 @@ fn each_status_carries_its_reason() {
 }
 
 /// White's B7-B5 and Black's ring share C7-C5; Black's ring also has E6,
-/// a dame next to White's wall. Black moving first would win the race if
-/// E6 were its own for ever, but White fills it first (people fill dame
-/// before counting) and then neither side can fill a shared liberty: seki.
-const SEKI_AFTER_DAME: [&str; 9] = [
+/// a dame next to White's wall. It looks like seki, but White, moving
+/// first, fills E6, C6 and C7 while any black move inside would put the
+/// ring in atari first; Black's capture of the five stones leaves a bulky
+/// five, and White's B6 kills. The ring is dead (40 plies of reading).
+const RING_AROUND_THREE: [&str; 9] = [
     "OOOOOOO.O",
     "XXXXOOOOO",
     "XO.XOOOOO",
@@ -229,14 +230,15 @@ const SEKI_AFTER_DAME: [&str; 9] = [
 ];
 
 #[test]
-fn a_race_whose_outside_liberty_is_a_dame_is_seki() {
-    let game = position(&SEKI_AFTER_DAME, RuleSet::Japanese, 0.5);
+fn a_ring_whose_inside_stones_leave_a_bulky_five_is_dead() {
+    let game = position(&RING_AROUND_THREE, RuleSet::Japanese, 0.5);
     let j = judge(&game);
-    assert!(j.stones_with(PointStatus::Dead).is_empty());
-    assert_status(&j, &["B7", "B6", "B5"], PointStatus::Seki);
+    assert_status(&j, &["A8", "D8", "D5", "A4", "D4"], PointStatus::Dead);
+    assert_status(&j, &["B7", "B6", "B5"], PointStatus::Alive);
     for p in ["C7", "C6", "C5", "E6"] {
-        assert_eq!(j.owner(at(p)), Owner::Dame, "{p}");
+        assert_eq!(j.owner(at(p)), Owner::White, "{p}");
     }
+    assert!(j.stones_with(PointStatus::Seki).is_empty());
 }
 
 /// A corner race from a KGS game: Black's F9-H6 (liberties G9, J6) against
