@@ -63,8 +63,8 @@ impl Ban {
 }
 
 /// Whether `attacker`, with `first` to move and both sides playing only on
-/// the empty points of `playable` and `region` (stones captured there free
-/// their points), can capture the chain through `target` and every other
+/// the empty points of `playable` and `region` and on points freed by a
+/// capture, can capture the chain through `target` and every other
 /// defending stone of `region` against every defence. `None` when the
 /// search is too big to finish.
 pub(crate) fn can_capture(
@@ -79,6 +79,7 @@ pub(crate) fn can_capture(
     let mut s = Search {
         region,
         playable: playable | region,
+        stones: board.stones(Color::Black) | board.stones(Color::White),
         on: Bitboard::on_board(board.size()),
         target,
         attacker,
@@ -96,6 +97,10 @@ struct Search {
     region: Bitboard,
     /// Where both sides may play: the region and its dame.
     playable: Bitboard,
+    /// The stones at the start. A point one of them leaves when captured is
+    /// playable: a dead stone taken outside the region may free the point
+    /// from which the defender captures the attacker back.
+    stones: Bitboard,
     on: Bitboard,
     target: Point,
     attacker: Color,
@@ -129,7 +134,7 @@ impl Search {
         // captured: the attacker plays only inside it.
         let defending = Bitboard::flood_fill(self.region & b.stones(defender), b.stones(defender));
         let empty = self.on & !(b.stones(Color::Black) | b.stones(Color::White));
-        if !(defending.neighbours() & empty & !self.playable).is_empty() {
+        if !(defending.neighbours() & empty & !(self.playable | self.stones)).is_empty() {
             return false;
         }
         // A pass answering a pass ends the play: the defender, answering
@@ -215,7 +220,7 @@ impl Search {
             Bitboard::EMPTY
         };
         let mut moves: Vec<(u8, Point)> = Vec::new();
-        for p in (self.playable & empty).iter() {
+        for p in ((self.playable | self.stones) & empty).iter() {
             if !b.is_legal(p, to_move)
                 || bans
                     .iter()
@@ -254,5 +259,33 @@ impl Search {
             k ^= x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         }
         k
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::tests::board_9x9;
+
+    /// White's D9 captures Black's dead E9, outside the region, and leaves
+    /// White's D8-F9 with the single liberty E9: Black takes them back there.
+    #[test]
+    fn a_point_freed_by_a_capture_outside_the_region_is_playable() {
+        let board = board_9x9(&[".XX.XOX..", "XXXOOOX..", "OOOXXXX.."]);
+        let p = |x, y| Point::new(x, y);
+        let region = [p(0, 0), p(1, 0), p(2, 0), p(0, 1), p(1, 1), p(2, 1)]
+            .into_iter()
+            .fold(Bitboard::EMPTY, |b, q| b | Bitboard::single(q));
+        let dame = Bitboard::single(p(3, 0));
+        let r = can_capture(
+            &board,
+            region,
+            dame,
+            p(2, 0),
+            Color::White,
+            Color::White,
+            QUICK_BUDGET,
+        );
+        assert_eq!(r, Some(false));
     }
 }
