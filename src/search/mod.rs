@@ -5,7 +5,8 @@
 //! The Go knowledge (priors, playout rules, 3x3 shapes) lives in [`policy`].
 //!
 //! # How it plays
-//! - **Tree**: UCT with RAVE (Gelly and Silver's blend, equivalence 3000;
+//! - **Tree**: UCT with RAVE (Gelly and Silver's blend, equivalence 1000
+//!   up to 13x13 and 3000 above;
 //!   a move played soon after the node weighs up to 4 times one played at
 //!   the playout's end, `search.rave_distance`) and
 //!   priors given as virtual playouts, offset from the parent's value. The

@@ -448,6 +448,11 @@ impl Searcher {
             } else {
                 self.policy.search.expand_large
             } as u32,
+            rave_equiv: if size <= 13 {
+                self.policy.search.rave_equiv_small
+            } else {
+                self.policy.search.rave_equiv_large
+            },
             playout_limit: ctl.playouts.unwrap_or(u64::MAX),
             claimed: AtomicU64::new(0),
             done: AtomicU64::new(0),
@@ -693,6 +698,8 @@ struct Shared<'a> {
     /// Root moves forbidden by superko.
     forbidden: Vec<bool>,
     expand_at: u32,
+    /// RAVE equivalence for this board's size.
+    rave_equiv: f64,
     playout_limit: u64,
     claimed: AtomicU64,
     done: AtomicU64,
@@ -1205,10 +1212,7 @@ impl<'a> Worker<'a> {
             0.5
         }
         .clamp(0.0, 1.0);
-        let (equiv, explore) = (
-            self.sh.policy.search.rave_equiv,
-            self.sh.policy.search.explore,
-        );
+        let (equiv, explore) = (self.sh.rave_equiv, self.sh.policy.search.explore);
         let offset = self.sh.policy.search.prior_relative * (parent_q - 0.5);
         let mut best = first;
         let mut best_u = f64::NEG_INFINITY;

@@ -16,8 +16,11 @@ use super::policy::Policy;
 pub struct SearchWeights {
     /// Share of the backed-up value given to the squashed score.
     pub score_weight: f64,
-    /// RAVE equivalence: visits at which RAVE and UCT weigh the same.
-    pub rave_equiv: f64,
+    /// RAVE equivalence: visits at which RAVE and UCT weigh the same, on
+    /// boards up to 13x13.
+    pub rave_equiv_small: f64,
+    /// The same on larger boards.
+    pub rave_equiv_large: f64,
     /// Exploration constant of the UCB term (0: RAVE and the priors explore).
     pub explore: f64,
     /// Smallest board on which the learned move patterns add to the priors.
@@ -48,7 +51,8 @@ impl Default for SearchWeights {
     fn default() -> SearchWeights {
         SearchWeights {
             score_weight: 0.08,
-            rave_equiv: 3000.0,
+            rave_equiv_small: 1000.0,
+            rave_equiv_large: 3000.0,
             explore: 0.0,
             learned_min_size: 9,
             playout_shapes_min_size: 13,
@@ -112,7 +116,8 @@ impl Policy {
         let r = &mut self.playout;
         vec![
             ("search.score_weight", &mut s.score_weight),
-            ("search.rave_equiv", &mut s.rave_equiv),
+            ("search.rave_equiv_small", &mut s.rave_equiv_small),
+            ("search.rave_equiv_large", &mut s.rave_equiv_large),
             ("search.explore", &mut s.explore),
             ("search.learned_min_size", &mut s.learned_min_size),
             (
