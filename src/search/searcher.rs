@@ -28,6 +28,7 @@ use super::policy::{KoFight, Policy, Prior};
 use super::replies::Replies;
 use super::time::Clock;
 use super::tree::{Arena, Node, EXPANDED, EXPANDING, LEAF, PASS, SCORE_ONE, VALUE_ONE};
+use super::tunables::SMALL_BOARD_MAX;
 use super::{Analysis, Candidate, Decision, Limits, SearchParams};
 use crate::board::{Bitboard, Board, Color, FastRng, Game, Move, Point, SLOTS};
 use std::io::Write;
@@ -424,6 +425,7 @@ impl Searcher {
             0.0
         };
         let late = board.empty_count() * 2 <= size * size;
+        let (weights, small) = (&self.policy.search, size <= SMALL_BOARD_MAX);
         let threads = self.params.threads.max(1);
         let seed = self.params.seed
             ^ (moves.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -443,15 +445,15 @@ impl Searcher {
             pass_placed: rules.pass_gives_prisoner(),
             komi: game.komi(),
             forbidden,
-            expand_at: if size <= 13 {
-                self.policy.search.expand_small
+            expand_at: if small {
+                weights.expand_small
             } else {
-                self.policy.search.expand_large
+                weights.expand_large
             } as u32,
-            rave_equiv: if size <= 13 {
-                self.policy.search.rave_equiv_small
+            rave_equiv: if small {
+                weights.rave_equiv_small
             } else {
-                self.policy.search.rave_equiv_large
+                weights.rave_equiv_large
             },
             playout_limit: ctl.playouts.unwrap_or(u64::MAX),
             claimed: AtomicU64::new(0),

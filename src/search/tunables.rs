@@ -11,6 +11,9 @@
 
 use super::policy::Policy;
 
+/// Largest board the `_small` constants of [`SearchWeights`] apply to.
+pub const SMALL_BOARD_MAX: usize = 13;
+
 /// Constants of the tree search itself.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchWeights {
