@@ -1,13 +1,15 @@
 //! Checking the judge against recorded results: count each game, compare
 //! with its `RE[]`, and optionally ask GNU Go for its count of the same
-//! position. `RE` is read only for the comparison: the scorer (and GNU Go)
-//! see the moves alone, never `RE`, `TB` or `TW`.
+//! position. `RE` is read only for the comparison, and for a miss, after the
+//! count, to name the chain that would explain it (`explain`): the scorer
+//! (and GNU Go) see the moves alone, never `RE`, `TB` or `TW`.
 
+use super::explain::{single_flip, Flip};
 use super::source::GameFile;
 use super::{judge, marked_sgf, parse_result, Options};
 use crate::board::Rules;
 use crate::cli::gtp_client::{GtpEngine, StderrMode};
-use crate::score::{self, Score};
+use crate::score::{self, PointStatus, Score};
 use crate::sgf::GameRecord;
 use std::cmp::Ordering as Cmp;
 use std::path::PathBuf;
@@ -104,6 +106,15 @@ pub struct ListReport {
     pub gnugo: Option<Tally>,
     /// Games where kosumi names the wrong winner and the reference the right one.
     pub wrong_where_gnugo_right: usize,
+    /// Misses whose record kosumi's count matches once one dead chain is
+    /// counted alive.
+    pub miss_one_alive: usize,
+    /// Of those, the chains of one stone (most often a stone in atari the
+    /// players left on the board).
+    pub miss_one_alive_stone: usize,
+    /// Misses whose record kosumi's count matches once one living chain is
+    /// counted dead.
+    pub miss_one_dead: usize,
     /// One line per miss or error, in the games' order.
     pub lines: Vec<String>,
 }
@@ -127,6 +138,10 @@ impl ListReport {
     /// Summary lines: kosumi's, then the reference engine's.
     pub fn summary(&self) -> String {
         let mut s = format!("kosumi: {}", self.ours.summary());
+        s.push_str(&format!(
+            "\nmisses one chain explains: {} if a dead chain were alive ({} of them one stone), {} if a living chain were dead",
+            self.miss_one_alive, self.miss_one_alive_stone, self.miss_one_dead
+        ));
         if let Some(g) = &self.gnugo {
             s.push_str(&format!(
                 "\ngnugo:  {}\nwrong winner where gnugo is right: {}",
@@ -146,6 +161,8 @@ struct Outcome {
 
 struct Counted {
     ours: Score,
+    /// For a miss: the one chain that, taken the other way, gives the record.
+    flip: Option<Flip>,
     recorded: f64,
     re: String,
     time: Duration,
@@ -209,8 +226,16 @@ pub fn check_games(games: &[GameFile], opts: &Options, check: &CheckOptions) -> 
         }
         if (ours - c.recorded).abs() >= 1e-6 {
             let gnugo = theirs.map_or(String::new(), |m| format!(", gnugo {}", margin(m)));
+            match c.flip.as_ref().map(|f| (f.as_if, f.stones)) {
+                Some((PointStatus::Alive, n)) => {
+                    report.miss_one_alive += 1;
+                    report.miss_one_alive_stone += usize::from(n == 1);
+                }
+                Some(_) => report.miss_one_dead += 1,
+                None => {}
+            }
             report.lines.push(format!(
-                "miss {name}: ours {}, record {}{gnugo} (off by {:+}){}",
+                "miss {name}: ours {}, record {}{gnugo} (off by {:+}){}{}",
                 c.ours,
                 c.re,
                 ours - c.recorded,
@@ -218,7 +243,8 @@ pub fn check_games(games: &[GameFile], opts: &Options, check: &CheckOptions) -> 
                     ""
                 } else {
                     ", wrong winner"
-                }
+                },
+                c.flip.map_or(String::new(), |f| format!("; {f}"))
             ));
         }
     }
@@ -256,8 +282,9 @@ fn count_one(
     });
     let result = match &prepared {
         Ok((record, re, recorded)) => {
-            count_record(game, record, opts, check).map(|(ours, time)| Counted {
+            count_record(game, record, *recorded, opts, check).map(|(ours, flip, time)| Counted {
                 ours,
+                flip,
                 recorded: *recorded,
                 re: re.clone(),
                 time,
@@ -272,14 +299,15 @@ fn count_one(
     Outcome { result, gnugo }
 }
 
-/// kosumi's count of a (blind) record and its time; writes the marked game
-/// when asked to.
+/// kosumi's count of a (blind) record, the chain that explains a miss, and
+/// the count's time; writes the marked game when asked to.
 fn count_record(
     game: &GameFile,
     record: &GameRecord,
+    recorded: f64,
     opts: &Options,
     check: &CheckOptions,
-) -> Result<(Score, Duration), String> {
+) -> Result<(Score, Option<Flip>, Duration), String> {
     let g = record
         .to_game(opts.rules, Rules::japanese(), None)
         .map_err(|e| e.to_string())?;
@@ -287,6 +315,11 @@ fn count_record(
     let j = judge(&g, opts);
     let ours = score::count(&g, &j);
     let time = start.elapsed();
+    let flip = if (ours.black_minus_white - recorded).abs() > 1e-6 {
+        single_flip(&g, &j, recorded)
+    } else {
+        None
+    };
     if let Some(dir) = &check.sgf_out {
         let mut file = game.name.replace(['/', ':', '\\'], "_");
         if !file.ends_with(".sgf") {
@@ -295,7 +328,7 @@ fn count_record(
         let text = marked_sgf(record, &g, &j, &ours);
         std::fs::write(dir.join(&file), text).map_err(|e| format!("{file}: {e}"))?;
     }
-    Ok((ours, time))
+    Ok((ours, flip, time))
 }
 
 /// How long the reference engine may take over one game.

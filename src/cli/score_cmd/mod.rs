@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 mod check;
+mod explain;
 pub mod source;
 
 pub use check::{check_games, same_winner, CheckOptions, ListReport, Tally, GNUGO};

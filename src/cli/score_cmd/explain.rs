@@ -1,0 +1,134 @@
+//! Reading a miss: the one chain which, taken the other way, gives the
+//! record's count. Records of KGS games are the players' agreement; a
+//! common way for one to differ from a referee's count is a dead stone the
+//! players left on the board (it then stays, and the point beside it turns
+//! neutral), and a common way for kosumi to be wrong is one misjudged group:
+//! the chain says which, once someone looks at it. The record's result is
+//! used only here, after the count.
+
+use crate::board::{Bitboard, Color, Game};
+use crate::score::{self, Judgement, PointStatus};
+
+/// What a flipped chain says about a miss.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Flip {
+    /// The chain's colour.
+    pub color: Color,
+    /// One of its stones, in GTP form.
+    pub stone: String,
+    /// Its size.
+    pub stones: usize,
+    /// The status the record's count implies for it (kosumi's is the other).
+    pub as_if: PointStatus,
+}
+
+impl std::fmt::Display for Flip {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = if self.as_if == PointStatus::Alive {
+            "alive"
+        } else {
+            "dead"
+        };
+        write!(
+            f,
+            "the record's count if {} {} ({} stone{}) were {kind}",
+            self.color.letter(),
+            self.stone,
+            self.stones,
+            if self.stones == 1 { "" } else { "s" }
+        )
+    }
+}
+
+/// The smallest chain whose status, switched between dead and alive, makes
+/// the count equal `recorded` (Black minus White), dead chains counted alive
+/// first; `None` when no single chain does. Seki chains are left alone.
+pub fn single_flip(game: &Game, j: &Judgement, recorded: f64) -> Option<Flip> {
+    let board = game.board();
+    let mut found: Option<(bool, Flip)> = None;
+    for c in Color::ALL {
+        let stones = board.stones(c);
+        let mut left = stones;
+        while let Some(p) = left.first() {
+            let chain = Bitboard::flood_fill([p].into_iter().collect(), stones);
+            left &= !chain;
+            let as_if = match j.status(p) {
+                Some(PointStatus::Dead) => PointStatus::Alive,
+                Some(PointStatus::Alive) => PointStatus::Dead,
+                _ => continue,
+            };
+            let flipped = Judgement::from_statuses(
+                board,
+                |q| {
+                    if chain.contains(q) {
+                        as_if
+                    } else {
+                        j.status(q).unwrap_or(PointStatus::Alive)
+                    }
+                },
+                Vec::new(),
+            );
+            if (score::count(game, &flipped).black_minus_white - recorded).abs() > 1e-6 {
+                continue;
+            }
+            let flip = Flip {
+                color: c,
+                stone: p.to_gtp(board.size()),
+                stones: chain.count(),
+                as_if,
+            };
+            let key = (as_if != PointStatus::Alive, flip.stones);
+            if found
+                .as_ref()
+                .is_none_or(|(dead, f)| key < (*dead, f.stones))
+            {
+                found = Some((key.0, flip));
+            }
+        }
+    }
+    found.map(|(_, f)| f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sgf::GameRecord;
+
+    /// A 9x9 game ended by two passes: White's stone at H8 sits in atari in
+    /// Black's two-point space at the top right (its liberty J8 touches only
+    /// Black), Black owns rows 5 up, White rows 1 to 3.
+    const GAME: &str = "(;FF[4]GM[1]SZ[9]KM[0.5]RU[Japanese]\
+        AB[aa][ba][ca][da][ea][fa][ga][ha][ia][gb][hc][ic][ae][be][ce][de][ee][fe][ge][he][ie]\
+        AW[hb][ag][bg][cg][dg][eg][fg][gg][hg][ig]\
+        ;B[];W[])";
+
+    fn judged() -> (Game, Judgement) {
+        let record = GameRecord::from_sgf(GAME.as_bytes()).unwrap();
+        let game = record
+            .to_game(None, crate::board::Rules::japanese(), None)
+            .unwrap();
+        let j = crate::search::judge::judge(&game);
+        (game, j)
+    }
+
+    #[test]
+    fn names_the_dead_stone_the_players_left_on_the_board() {
+        let (game, j) = judged();
+        let ours = score::count(&game, &j).black_minus_white;
+        // Left alive, the stone is no prisoner, its point no territory and
+        // J8 turns neutral: three points less for Black.
+        let flip = single_flip(&game, &j, ours - 3.0).expect("one chain explains it");
+        assert_eq!(flip.color, Color::White);
+        assert_eq!(flip.stone, "H8");
+        assert_eq!(flip.stones, 1);
+        assert_eq!(flip.as_if, PointStatus::Alive);
+        assert!(flip.to_string().contains("W H8 (1 stone) were alive"));
+    }
+
+    #[test]
+    fn no_flip_when_no_single_chain_gives_the_record() {
+        let (game, j) = judged();
+        let ours = score::count(&game, &j).black_minus_white;
+        assert_eq!(single_flip(&game, &j, ours + 0.5), None);
+    }
+}
