@@ -6,7 +6,7 @@
 //! the chain says which, once someone looks at it. The record's result is
 //! used only here, after the count.
 
-use crate::board::{Bitboard, Color, Game};
+use crate::board::{Color, Game};
 use crate::score::{self, Judgement, PointStatus};
 
 /// What a flipped chain says about a miss.
@@ -46,44 +46,38 @@ impl std::fmt::Display for Flip {
 pub fn single_flip(game: &Game, j: &Judgement, recorded: f64) -> Option<Flip> {
     let board = game.board();
     let mut found: Option<(bool, Flip)> = None;
-    for c in Color::ALL {
-        let stones = board.stones(c);
-        let mut left = stones;
-        while let Some(p) = left.first() {
-            let chain = Bitboard::flood_fill([p].into_iter().collect(), stones);
-            left &= !chain;
-            let as_if = match j.status(p) {
-                Some(PointStatus::Dead) => PointStatus::Alive,
-                Some(PointStatus::Alive) => PointStatus::Dead,
-                _ => continue,
-            };
-            let flipped = Judgement::from_statuses(
-                board,
-                |q| {
-                    if chain.contains(q) {
-                        as_if
-                    } else {
-                        j.status(q).unwrap_or(PointStatus::Alive)
-                    }
-                },
-                Vec::new(),
-            );
-            if (score::count(game, &flipped).black_minus_white - recorded).abs() > 1e-6 {
-                continue;
-            }
-            let flip = Flip {
-                color: c,
-                stone: p.to_gtp(board.size()),
-                stones: chain.count(),
-                as_if,
-            };
-            let key = (as_if != PointStatus::Alive, flip.stones);
-            if found
-                .as_ref()
-                .is_none_or(|(dead, f)| key < (*dead, f.stones))
-            {
-                found = Some((key.0, flip));
-            }
+    for (c, p, chain) in super::chains(board) {
+        let as_if = match j.status(p) {
+            Some(PointStatus::Dead) => PointStatus::Alive,
+            Some(PointStatus::Alive) => PointStatus::Dead,
+            _ => continue,
+        };
+        let flipped = Judgement::from_statuses(
+            board,
+            |q| {
+                if chain.contains(q) {
+                    as_if
+                } else {
+                    j.status(q).unwrap_or(PointStatus::Alive)
+                }
+            },
+            Vec::new(),
+        );
+        if (score::count(game, &flipped).black_minus_white - recorded).abs() > 1e-6 {
+            continue;
+        }
+        let flip = Flip {
+            color: c,
+            stone: p.to_gtp(board.size()),
+            stones: chain.count(),
+            as_if,
+        };
+        let key = (as_if != PointStatus::Alive, flip.stones);
+        if found
+            .as_ref()
+            .is_none_or(|(dead, f)| key < (*dead, f.stones))
+        {
+            found = Some((key.0, flip));
         }
     }
     found.map(|(_, f)| f)

@@ -10,7 +10,7 @@
 //! comparison: the scorer sees a [`Game`] built from the moves alone, never
 //! `RE`, `TB` or `TW`.
 
-use crate::board::{Bitboard, Color, Game, Rules};
+use crate::board::{Bitboard, Board, Color, Game, Point, Rules};
 use crate::score::{self, Judgement, Owner, PointStatus, Reason, Score};
 use crate::search::judge;
 use crate::sgf::GameRecord;
@@ -330,28 +330,37 @@ pub fn diagram(game: &Game, j: &Judgement) -> String {
 pub fn groups(game: &Game, j: &Judgement) -> String {
     let board = game.board();
     let mut s = String::new();
-    for c in Color::ALL {
-        let stones = board.stones(c);
-        let mut left = stones;
-        while let Some(p) = left.first() {
-            let chain = Bitboard::flood_fill([p].into_iter().collect(), stones);
-            left &= !chain;
-            let (Some(status), Some(why)) = (j.status(p), j.reason(p)) else {
-                continue;
-            };
-            if why == Reason::Benson {
-                continue;
-            }
-            s.push_str(&format!(
-                "{} {} ({} stones): {}: {why}\n",
-                c.letter(),
-                p.to_gtp(board.size()),
-                chain.count(),
-                status.name()
-            ));
+    for (c, p, chain) in chains(board) {
+        let (Some(status), Some(why)) = (j.status(p), j.reason(p)) else {
+            continue;
+        };
+        if why == Reason::Benson {
+            continue;
         }
+        s.push_str(&format!(
+            "{} {} ({} stones): {}: {why}\n",
+            c.letter(),
+            p.to_gtp(board.size()),
+            chain.count(),
+            status.name()
+        ));
     }
     s
+}
+
+/// Every chain of the board, Black's first: its colour, its first stone and
+/// its stones.
+fn chains(board: &Board) -> impl Iterator<Item = (Color, Point, Bitboard)> + '_ {
+    Color::ALL.into_iter().flat_map(move |c| {
+        let stones = board.stones(c);
+        let mut left = stones;
+        std::iter::from_fn(move || {
+            let p = left.first()?;
+            let chain = Bitboard::flood_fill([p].into_iter().collect(), stones);
+            left &= !chain;
+            Some((c, p, chain))
+        })
+    })
 }
 
 /// Counts every game of a list file (SGF paths relative to its folder) and
