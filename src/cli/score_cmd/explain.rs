@@ -6,7 +6,7 @@
 //! the chain says which, once someone looks at it. The record's result is
 //! used only here, after the count.
 
-use crate::board::{Color, Game};
+use crate::board::{Bitboard, Color, Game};
 use crate::score::{self, Judgement, PointStatus};
 
 /// What a flipped chain says about a miss.
@@ -45,6 +45,17 @@ impl std::fmt::Display for Flip {
 /// first; `None` when no single chain does. Seki chains are left alone.
 pub fn single_flip(game: &Game, j: &Judgement, recorded: f64) -> Option<Flip> {
     let board = game.board();
+    let rebuilt = |flip: Option<(Bitboard, PointStatus)>| {
+        let status = |q| match flip {
+            Some((chain, as_if)) if chain.contains(q) => as_if,
+            _ => j.status(q).unwrap_or(PointStatus::Alive),
+        };
+        score::count(game, &Judgement::from_statuses(board, status, Vec::new())).black_minus_white
+    };
+    // The statuses alone must give kosumi's count, or a flip proves nothing.
+    if (rebuilt(None) - score::count(game, j).black_minus_white).abs() > 1e-6 {
+        return None;
+    }
     let mut found: Option<(bool, Flip)> = None;
     for (c, p, chain) in super::chains(board) {
         let as_if = match j.status(p) {
@@ -52,18 +63,7 @@ pub fn single_flip(game: &Game, j: &Judgement, recorded: f64) -> Option<Flip> {
             Some(PointStatus::Alive) => PointStatus::Dead,
             _ => continue,
         };
-        let flipped = Judgement::from_statuses(
-            board,
-            |q| {
-                if chain.contains(q) {
-                    as_if
-                } else {
-                    j.status(q).unwrap_or(PointStatus::Alive)
-                }
-            },
-            Vec::new(),
-        );
-        if (score::count(game, &flipped).black_minus_white - recorded).abs() > 1e-6 {
+        if (rebuilt(Some((chain, as_if))) - recorded).abs() > 1e-6 {
             continue;
         }
         let flip = Flip {
