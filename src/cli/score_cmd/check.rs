@@ -60,7 +60,7 @@ impl Tally {
             self.slowest = time;
             self.slowest_game = name.to_string();
         }
-        if (ours - recorded).abs() < 1e-6 {
+        if same_margin(ours, recorded) {
             self.exact += 1;
         }
         if same_winner(ours, recorded) {
@@ -95,6 +95,12 @@ impl Tally {
 /// Whether two Black-minus-White margins name the same winner (or both a draw).
 pub fn same_winner(a: f64, b: f64) -> bool {
     a.partial_cmp(&0.0) == b.partial_cmp(&0.0)
+}
+
+/// Whether two Black-minus-White margins are the same count (half points
+/// are exact in `f64`; the tolerance only absorbs parsing).
+pub fn same_margin(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-6
 }
 
 /// What a check found.
@@ -224,7 +230,7 @@ pub fn check_games(games: &[GameFile], opts: &Options, check: &CheckOptions) -> 
         if theirs.is_some_and(|m| same_winner(m, c.recorded) && !same_winner(ours, c.recorded)) {
             report.wrong_where_gnugo_right += 1;
         }
-        if (ours - c.recorded).abs() >= 1e-6 {
+        if !same_margin(ours, c.recorded) {
             let gnugo = theirs.map_or(String::new(), |m| format!(", gnugo {}", margin(m)));
             match c.flip.as_ref().map(|f| (f.as_if, f.stones)) {
                 Some((PointStatus::Alive, n)) => {
@@ -315,7 +321,7 @@ fn count_record(
     let j = judge(&g, opts);
     let ours = score::count(&g, &j);
     let time = start.elapsed();
-    let flip = if (ours.black_minus_white - recorded).abs() > 1e-6 {
+    let flip = if !same_margin(ours.black_minus_white, recorded) {
         single_flip(&g, &j, recorded)
     } else {
         None
@@ -394,7 +400,7 @@ impl Progress {
         self.done += 1;
         if let Ok(c) = &o.result {
             let m = c.ours.black_minus_white;
-            self.exact += usize::from((m - c.recorded).abs() < 1e-6);
+            self.exact += usize::from(same_margin(m, c.recorded));
             self.winner += usize::from(same_winner(m, c.recorded));
         }
         if self.every > 0 && (self.done.is_multiple_of(self.every) || self.done == self.total) {

@@ -6,6 +6,7 @@
 //! the chain says which, once someone looks at it. The record's result is
 //! used only here, after the count.
 
+use super::check::same_margin;
 use crate::board::{Bitboard, Color, Game};
 use crate::score::{self, Judgement, PointStatus};
 
@@ -53,17 +54,19 @@ pub fn single_flip(game: &Game, j: &Judgement, recorded: f64) -> Option<Flip> {
         score::count(game, &Judgement::from_statuses(board, status, Vec::new())).black_minus_white
     };
     // The statuses alone must give kosumi's count, or a flip proves nothing.
-    if (rebuilt(None) - score::count(game, j).black_minus_white).abs() > 1e-6 {
+    if !same_margin(rebuilt(None), score::count(game, j).black_minus_white) {
         return None;
     }
-    let mut found: Option<(bool, Flip)> = None;
+    // Dead chains counted alive first (the players' slip), then the smallest.
+    let rank = |f: &Flip| (f.as_if != PointStatus::Alive, f.stones);
+    let mut found: Option<Flip> = None;
     for (c, p, chain) in super::chains(board) {
         let as_if = match j.status(p) {
             Some(PointStatus::Dead) => PointStatus::Alive,
             Some(PointStatus::Alive) => PointStatus::Dead,
             _ => continue,
         };
-        if (rebuilt(Some((chain, as_if))) - recorded).abs() > 1e-6 {
+        if !same_margin(rebuilt(Some((chain, as_if))), recorded) {
             continue;
         }
         let flip = Flip {
@@ -72,15 +75,11 @@ pub fn single_flip(game: &Game, j: &Judgement, recorded: f64) -> Option<Flip> {
             stones: chain.count(),
             as_if,
         };
-        let key = (as_if != PointStatus::Alive, flip.stones);
-        if found
-            .as_ref()
-            .is_none_or(|(dead, f)| key < (*dead, f.stones))
-        {
-            found = Some((key.0, flip));
+        if found.as_ref().is_none_or(|f| rank(&flip) < rank(f)) {
+            found = Some(flip);
         }
     }
-    found.map(|(_, f)| f)
+    found
 }
 
 #[cfg(test)]
