@@ -15,19 +15,31 @@ loadsgf games/score-pyramid-vital.sgf
 #? []
 
 # One real eye (D1) and a false eye (G1, whose diagonal F2 is White's) in
-# a group inside White's area below the walls on rows 5 and 6: White
-# fills the outside liberties, then G1 takes G2-H1 and the rest has one
-# eye. Dead; White's wall lives. Black: 27; White: 33 points (the 9 dead
-# stones' included) and 9 prisoners + 0.5. Known failure: the playouts,
-# Black moving first, kill White's wall instead (its area holds Black's
-# group), and the eye-space reading only reads small eye spaces.
-loadsgf games/score-false-eye-group.sgf
+# a group among White's stones on rows 2-4, whose wall has the whole upper
+# board: however Black plays, D1 is its only eye (D3, E3, G3 and H3 border
+# White's row 4). Dead. White: 53 empty points, the 9 dead stones' points,
+# 9 prisoners + 6.5 (GNU Go 3.8 agrees).
+loadsgf games/score-one-eye-false-eye.sgf
 110 final_score
-#? [W\+15\.5]*
+#? [W\+77\.5]
 120 final_status_list dead
-#? [(?=(.* )?C2( |$))(?=(.* )?H1( |$))\S+( \S+){8}]*
-130 final_status_list alive
-#? [(?=(.* )?A5( |$))(?=(.* )?F2( |$))(?=(.* )?A6( |$))\S+( \S+){20}]*
+#? [(?=(.* )?C2( |$))(?=(.* )?H1( |$))\S+( \S+){8}]
+130 final_status_list seki
+#? []
+
+# The same group below a White wall (row 5, F4-F2) that has no eye of its
+# own, with Black's wall on row 6 above: a race of one eye against none,
+# which the eye wins, so the wall is dead and Black's group alive. Once
+# written as the other way round and marked a known failure; GNU Go 3.8
+# counts the wall dead too (B+73.5), and
+# from this position with White to move GNU Go 3.8 against itself and
+# kosumi against itself (50,000 playouts) both resign for White. Black:
+# 63 points (the wall's 12 included) and 12 prisoners - 0.5.
+loadsgf games/score-false-eye-group.sgf
+140 final_score
+#? [B\+74\.5]
+150 final_status_list dead
+#? [(?=(.* )?A5( |$))(?=(.* )?F2( |$))\S+( \S+){11}]
 
 # A seki with one eye each (A9 for Black, J9 for White, sharing E9) and a
 # black stone at H9 inside White's eye: White can take it at J9 at any
