@@ -47,3 +47,12 @@ loadsgf ../games/genmove-half-point.sgf
 loadsgf ../games/genmove-threatened-chain.sgf
 70 reg_genmove b
 #? [!pass|PASS]
+
+# Japanese counting, from a kosumi match against Pachi (game 8 of the
+# 100-game match at 545940c): White's C6 is in atari, but dead inside
+# Black's area whatever happens, and the count says W+0.5. Passing wins;
+# the search (52%) played in White's own territory and lost by half a
+# point. An own chain the count has given up does not keep the game open.
+loadsgf ../games/genmove-own-dead-in-atari.sgf
+80 reg_genmove w
+#? [pass|PASS]

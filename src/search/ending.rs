@@ -8,22 +8,37 @@
 //! count says whether a pass wins. A chain in atari is a fight still open:
 //! the next move decides it, the judge's playouts, started cold, do not
 //! always see the capture, and a pass hands that move to the opponent, so
-//! it leaves the decision to the search.
+//! it leaves the decision to the search. Own stones the count has already
+//! given up are the exception: the opponent may take them after the pass,
+//! and the count has taken them already.
 
 use super::judge;
 use crate::board::{Bitboard, Color, Game, Move};
+use crate::score::{self, PointStatus};
 
 /// Whether `color` should pass now because the game, counted as it stands,
 /// is won: after the opponent's pass (a pass ends the game) or, under
 /// territory counting, once no border is left open (every empty region
 /// touches one colour only, or is a single dame point) and no chain is in
-/// atari.
-pub fn passing_wins(game: &Game, color: Color) -> bool {
+/// atari, leaving aside own stones the count calls dead. Only own stones in
+/// `given_up` (those the search expects to lose) are asked of the judge:
+/// it costs more than a move's search on a small board.
+pub fn passing_wins(game: &Game, color: Color, given_up: Bitboard) -> bool {
     let opponent_passed = game.moves().last() == Some(&(color.opponent(), Move::Pass));
-    let territory = !game.rules().area_scoring();
-    let game_can_end =
-        opponent_passed || territory && borders_closed(game) && !any_chain_in_atari(game);
-    game_can_end && judge::final_score(game).winner() == Some(color)
+    if opponent_passed {
+        return judge::final_score(game).winner() == Some(color);
+    }
+    if game.rules().area_scoring() {
+        return false;
+    }
+    let Some(loose) = loose_own_stones(game, color).filter(|&l| (l & !given_up).is_empty()) else {
+        return false;
+    };
+    let judgement = judge::judge(game);
+    loose
+        .iter()
+        .all(|p| judgement.status(p) == Some(PointStatus::Dead))
+        && score::count(game, &judgement).winner() == Some(color)
 }
 
 /// Whether `color`'s pass would end the game (the opponent passed) and the
@@ -33,24 +48,30 @@ pub fn passing_loses(game: &Game, color: Color) -> bool {
     opponent_passed && judge::final_score(game).winner() == Some(color.opponent())
 }
 
-/// Every empty region touches stones of one colour only, or is one point.
-fn borders_closed(game: &Game) -> bool {
+/// The stones of `color` that keep the game open: own chains in atari and
+/// own stones next to an empty region of two points or more that also
+/// touches the opponent. Passing is safe only if the count has given them
+/// all up. `None` when an opponent chain is in atari (a capture is still
+/// to play).
+fn loose_own_stones(game: &Game, color: Color) -> Option<Bitboard> {
     let board = game.board();
-    let black = board.stones(Color::Black);
-    let white = board.stones(Color::White);
-    let empty = Bitboard::on_board(board.size()) & !(black | white);
-    empty.components().all(|region| {
+    let own = board.stones(color);
+    let opponent = board.stones(color.opponent());
+    if opponent.iter().any(|p| board.in_atari(p)) {
+        return None;
+    }
+    let mut loose = Bitboard::EMPTY;
+    for p in own.iter().filter(|&p| board.in_atari(p)) {
+        loose |= Bitboard::single(p);
+    }
+    let empty = Bitboard::on_board(board.size()) & !(own | opponent);
+    for region in empty.components() {
         let rim = region.neighbours();
-        let both = !(rim & black).is_empty() && !(rim & white).is_empty();
-        !both || region.count() == 1
-    })
-}
-
-/// Some chain of either colour has one liberty.
-fn any_chain_in_atari(game: &Game) -> bool {
-    let board = game.board();
-    let stones = board.stones(Color::Black) | board.stones(Color::White);
-    stones.iter().any(|p| board.in_atari(p))
+        if region.count() > 1 && !(rim & opponent).is_empty() {
+            loose |= rim & own;
+        }
+    }
+    Some(loose)
 }
 
 #[cfg(test)]
@@ -73,16 +94,20 @@ mod tests {
     #[test]
     fn a_closed_won_position_passes_under_territory_rules() {
         let g = walls(Rules::japanese(), 8.5);
-        assert!(passing_wins(&g, Color::Black));
-        assert!(!passing_wins(&g, Color::White));
+        assert!(passing_wins(&g, Color::Black, Bitboard::EMPTY));
+        assert!(!passing_wins(&g, Color::White, Bitboard::EMPTY));
         // One point less: Black loses by half a point and plays on.
-        assert!(!passing_wins(&walls(Rules::japanese(), 9.5), Color::Black));
+        assert!(!passing_wins(
+            &walls(Rules::japanese(), 9.5),
+            Color::Black,
+            Bitboard::EMPTY
+        ));
         // Area counting (45 points to 36 + 8.5): the borders alone do not
         // decide, the opponent's pass does.
         let mut g = walls(Rules::new(RuleSet::Chinese), 8.5);
-        assert!(!passing_wins(&g, Color::Black));
+        assert!(!passing_wins(&g, Color::Black, Bitboard::EMPTY));
         g.play(Color::White, Move::Pass).unwrap();
-        assert!(passing_wins(&g, Color::Black));
+        assert!(passing_wins(&g, Color::Black, Bitboard::EMPTY));
     }
 
     #[test]
@@ -115,12 +140,45 @@ mod tests {
         g.set_stone(Point::new(3, 8), Some(Color::Black)); // D1
         g.set_stone(Point::new(4, 8), Some(Color::White)); // E1
         g.set_stone(Point::new(6, 8), Some(Color::White)); // G1
-        assert!(borders_closed(&g));
         assert_eq!(judge::final_score(&g).winner(), Some(Color::White));
-        assert!(!passing_wins(&g, Color::White));
+        assert!(!passing_wins(&g, Color::White, Bitboard::EMPTY));
         // Connected at F1, the game is White's to end.
         g.play(Color::White, Move::Play(Point::new(5, 8))).unwrap();
-        assert!(passing_wins(&g, Color::White));
+        assert!(passing_wins(&g, Color::White, Bitboard::EMPTY));
+    }
+
+    /// The walls with a White stone at B5 in atari among Black's stones
+    /// (A5, B4, B6) inside Black's area, komi 11.5: Black 36 - 3 + 1
+    /// prisoner against White's 27 + 11.5.
+    fn walls_with_dead_white_stone() -> Game {
+        let mut g = walls(Rules::japanese(), 11.5);
+        for (x, y) in [(0, 4), (1, 3), (1, 5)] {
+            g.set_stone(Point::new(x, y), Some(Color::Black));
+        }
+        g.set_stone(Point::new(1, 4), Some(Color::White));
+        g
+    }
+
+    #[test]
+    fn own_stones_given_up_do_not_keep_the_game_open() {
+        let g = walls_with_dead_white_stone();
+        let b5 = Bitboard::single(Point::new(1, 4));
+        assert_eq!(judge::final_score(&g).winner(), Some(Color::White));
+        assert!(passing_wins(&g, Color::White, b5));
+        // Unless the search has given it up too, the judge is not asked.
+        assert!(!passing_wins(&g, Color::White, Bitboard::EMPTY));
+        // For Black the stone is a capture still to play.
+        assert!(!passing_wins(&g, Color::Black, Bitboard::EMPTY));
+    }
+
+    #[test]
+    fn a_living_own_wall_keeps_an_open_border_open() {
+        // A Black stone inside White's area makes White's wall loose: it
+        // lives, so the border stays open and the search decides.
+        let mut g = walls(Rules::japanese(), 11.5);
+        g.set_stone(Point::new(7, 4), Some(Color::Black));
+        let white_wall = g.board().stones(Color::White);
+        assert!(!passing_wins(&g, Color::White, white_wall));
     }
 
     #[test]
@@ -129,6 +187,6 @@ mod tests {
         g.set_komi(-50.0);
         g.play(Color::Black, Move::Play(Point::new(4, 4))).unwrap();
         g.play(Color::White, Move::Play(Point::new(2, 2))).unwrap();
-        assert!(!passing_wins(&g, Color::Black));
+        assert!(!passing_wins(&g, Color::Black, Bitboard::EMPTY));
     }
 }

@@ -578,7 +578,7 @@ impl Searcher {
             }
         } else if choice != Move::Pass
             && best.winrate < COUNT_PASS_BELOW
-            && ending::passing_wins(game, color)
+            && ending::passing_wins(game, color, given_up(board, color, &analysis.ownership))
         {
             choice = Move::Pass;
         } else if choice == Move::Pass && ending::passing_loses(game, color) {
@@ -639,6 +639,20 @@ impl Searcher {
             })
             .map_or(Move::Pass, |(p, _)| Move::Play(p))
     }
+}
+
+/// Own stones on points the playouts give to the opponent more often than
+/// not by a wide margin (ownership beyond 0.5 the other way): the stones
+/// the search has given up.
+fn given_up(board: &Board, color: Color, ownership: &[f64]) -> Bitboard {
+    let mut stones = Bitboard::EMPTY;
+    for (p, &o) in board.points().zip(ownership) {
+        let mine = if color == Color::Black { o } else { -o };
+        if board.get(p) == Some(color) && mine < -0.5 {
+            stones |= Bitboard::single(p);
+        }
+    }
+    stones
 }
 
 /// Node cap for a memory budget: a third is kept for the copy of the reused
