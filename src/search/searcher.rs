@@ -1176,8 +1176,7 @@ impl<'a> Worker<'a> {
             // sequence still to come), as Pachi weighs its AMAF.
             let start = self.seq_start[d];
             let span = (len - start + 1) as f64;
-            for j in first..first + n as u32 {
-                let c = arena.get(j);
+            for c in arena.nodes(first, n) {
                 let code = c.mv.load(Relaxed);
                 if code != PASS && self.first[code as usize] == mark {
                     let after = (len - self.first_at[code as usize] as usize) as f64;
@@ -1218,8 +1217,7 @@ impl<'a> Worker<'a> {
         let offset = self.sh.policy.search.prior_relative * (parent_q - 0.5);
         let mut best = first;
         let mut best_u = f64::NEG_INFINITY;
-        for i in first..first + k as u32 {
-            let c = arena.get(i);
+        for (i, c) in (first..).zip(arena.nodes(first, k)) {
             if at_root && self.sh.forbidden[c.mv.load(Relaxed) as usize] {
                 continue;
             }
