@@ -349,6 +349,36 @@ impl Board {
         self.cells[p.index()] == EMPTY
     }
 
+    /// The 3x3 neighbourhood code of the point `p` (see
+    /// `search::shape::pattern3_code`): 2 bits per neighbour, NW first, SE
+    /// last, 0 empty, 1 black, 2 white, 3 edge.
+    #[inline]
+    pub fn pattern3_code(&self, p: Point) -> usize {
+        let i = p.index();
+        // The block from NW to SE: one bounds check for the eight reads.
+        let block = &self.cells[i - STRIDE - 1..=i + STRIDE + 1];
+        let ring = [
+            block[0],
+            block[1],
+            block[2],
+            block[STRIDE],
+            block[STRIDE + 2],
+            block[2 * STRIDE],
+            block[2 * STRIDE + 1],
+            block[2 * STRIDE + 2],
+        ];
+        let cells = ring
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (k, &c)| acc | (c as u32) << (2 * k));
+        // All eight at once, cells (black 00, white 01, empty 10, border 11)
+        // to codes (01, 10, 00, 11): the code's high bit is the cell's low
+        // bit, its low bit says whether the cell's two bits are equal.
+        let low = cells & 0x5555;
+        let high = (cells >> 1) & 0x5555;
+        (low << 1 | !(low ^ high) & 0x5555) as usize
+    }
+
     /// Whether `p` lies on this board.
     #[inline]
     pub fn contains(&self, p: Point) -> bool {
