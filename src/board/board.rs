@@ -1153,10 +1153,19 @@ impl Board {
         if out.is_empty() || !self.holds_stone(p) {
             return 0;
         }
+        let start = p.index();
         let mut n = 0;
-        for s in self.chain_iter(p) {
-            for q in s.neighbours() {
-                if self.cells[q.index()] == EMPTY && !out[..n].contains(&q) {
+        let mut s = start;
+        loop {
+            // SAFETY: `s` is a stone of the board (chain links join stones).
+            let (empty, next) = unsafe { (nb_mask(self.nb_at(s), EMPTY), self.next_at(s)) };
+            // The empty neighbours in `around` order, from the summary.
+            let around = Self::around(s);
+            let mut m = empty;
+            while m != 0 {
+                let q = Point::from_index(around[m.trailing_zeros() as usize]);
+                m &= m - 1;
+                if !out[..n].contains(&q) {
                     out[n] = q;
                     n += 1;
                     if n == out.len() {
@@ -1164,8 +1173,11 @@ impl Board {
                     }
                 }
             }
+            s = next;
+            if s == start {
+                return n;
+            }
         }
-        n
     }
 
     /// The liberties of the chain through `p` if it has exactly two.
