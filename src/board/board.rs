@@ -1271,6 +1271,20 @@ impl Board {
         (self.holds_stone(p) && c.in_atari()).then(|| c.atari_point())
     }
 
+    /// The empty neighbours of the point `p`: bit `d` for
+    /// `p.neighbours()[d]`.
+    #[inline]
+    pub fn empty_neighbour_bits(&self, p: Point) -> u32 {
+        self.neighbour_mask(p.index(), EMPTY)
+    }
+
+    /// The neighbours of the point `p` holding a `color` stone: bit `d` for
+    /// `p.neighbours()[d]`.
+    #[inline]
+    pub fn stone_neighbour_bits(&self, p: Point, color: Color) -> u32 {
+        self.neighbour_mask(p.index(), color as u8)
+    }
+
     /// Whether `p` is empty with every neighbour a `color` stone or the edge.
     #[inline]
     pub fn is_eyelike(&self, p: Point, color: Color) -> bool {

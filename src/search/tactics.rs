@@ -328,42 +328,45 @@ pub(crate) fn escape_is_ladder(board: &Board, a: Point, color: Color) -> bool {
 pub(crate) fn nakade_point(board: &Board, l: Point, largest: usize) -> Option<Point> {
     const MOST: usize = 6;
     let largest = largest.clamp(3, MOST);
-    for start in l.neighbours() {
-        if !board.is_empty(start) {
+    let around_l = l.neighbours();
+    let mut starts = board.empty_neighbour_bits(l);
+    while starts != 0 {
+        let start = around_l[starts.trailing_zeros() as usize];
+        starts &= starts - 1;
+        if board.empty_neighbour_bits(start).count_ones() as usize >= largest {
+            // The start and its empty neighbours already pass `largest`
+            // (common in the open): too big, without the walk.
             continue;
         }
-        // Collect the empty region up to `largest` points.
+        // Collect the empty region up to `largest` points (neighbours in
+        // `neighbours` order), and whether it touches stones of both colours.
         let mut region = [start; MOST];
         let mut len = 1;
         let mut i = 0;
-        let mut owner: Option<Color> = None;
+        let (mut black, mut white) = (false, false);
         let mut too_big = false;
-        while i < len {
-            for nb in region[i].neighbours() {
-                if board.is_empty(nb) {
-                    if !region[..len].contains(&nb) {
-                        if len == largest {
-                            too_big = true;
-                            break;
-                        }
-                        region[len] = nb;
-                        len += 1;
-                    }
-                } else if let Some(c) = board.get(nb) {
-                    if owner.is_some_and(|o| o != c) {
+        while i < len && !too_big {
+            let r = region[i];
+            black |= board.stone_neighbour_bits(r, Color::Black) != 0;
+            white |= board.stone_neighbour_bits(r, Color::White) != 0;
+            let around = r.neighbours();
+            let mut empty = board.empty_neighbour_bits(r);
+            while empty != 0 {
+                let nb = around[empty.trailing_zeros() as usize];
+                empty &= empty - 1;
+                if !region[..len].contains(&nb) {
+                    if len == largest {
                         too_big = true;
                         break;
                     }
-                    owner = Some(c);
+                    region[len] = nb;
+                    len += 1;
                 }
-            }
-            if too_big {
-                break;
             }
             i += 1;
         }
         let region = &region[..len];
-        if too_big || len < 3 || !killing_shape(region) {
+        if too_big || black && white || len < 3 || !killing_shape(region) {
             continue;
         }
         // The point touching the most others: two in a three-point space,
