@@ -816,6 +816,31 @@ impl Board {
         .map(Point::from_index)
     }
 
+    /// The position in the empty list, from `from` up to `to` (excluded),
+    /// of the first light-playout move for `color` (see
+    /// [`Board::is_playout_move`]); `None` when there is none.
+    #[inline]
+    pub fn playout_move_between(&self, from: usize, to: usize, color: Color) -> Option<usize> {
+        let to = to.min(self.empty_count);
+        // SAFETY: `to <= empty_count`.
+        unsafe {
+            match color {
+                Color::Black => self.playout_scan::<0>(from, to),
+                Color::White => self.playout_scan::<1>(from, to),
+            }
+        }
+    }
+
+    /// [`Board::playout_move_between`] for colour `ME`.
+    ///
+    /// Safety: `to <= empty_count`.
+    #[inline(always)]
+    unsafe fn playout_scan<const ME: u8>(&self, from: usize, to: usize) -> Option<usize> {
+        // SAFETY: `k < empty_count <= SLOTS`, and the empty list holds
+        // exactly the empty points.
+        (from..to).find(|&k| self.playout_ok::<ME>(*self.empties.get_unchecked(k) as usize))
+    }
+
     /// The first light-playout move for `ME` scanning the empty list from
     /// position `start` and wrapping round (libego's picker).
     ///

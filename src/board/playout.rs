@@ -137,6 +137,16 @@ mod tests {
                             "{p:?} for {to_move} on\n{board}"
                         );
                     }
+                    // The scan of the empty list finds the same points.
+                    let empties = board.empty_points();
+                    let mut k = 0;
+                    let mut scanned = Vec::new();
+                    while let Some(i) = board.playout_move_between(k, empties.len(), to_move) {
+                        scanned.push(Point::from_index(empties[i] as usize));
+                        k = i + 1;
+                    }
+                    scanned.sort();
+                    assert_eq!(scanned, expected);
                     match random_move(&board, to_move, &mut rng) {
                         Some(p) => {
                             assert!(expected.contains(&p));

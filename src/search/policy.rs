@@ -902,39 +902,38 @@ impl Policy {
         let mut chain_ataris = [Point::new(0, 0); 4];
         let mut n_chain = 0;
         let start = rng.below(n);
-        for k in 0..n {
-            let mut i = start + k;
-            if i >= n {
-                i -= n;
-            }
-            let p = Point::from_index(empties[i] as usize);
-            if !board.is_playout_move(p, color) {
-                continue;
-            }
-            if board.is_self_atari(p, color)
-                && !(Policy::chance(rng, self.playout.sacrifice)
-                    && useful_sacrifice(board, p, color))
-            {
-                let single = p
-                    .neighbours()
-                    .iter()
-                    .all(|&nb| board.get(nb) != Some(color));
-                if !single || Policy::chance(rng, self.playout.reject_self_atari) {
-                    if Policy::chance(rng, self.playout.self_atari_cousin) {
-                        if let Some(q) = self_atari_cousin(board, p, color) {
-                            return Some(q);
+        // The empty list from `start` round to it again; the board skips
+        // the points that are no playout moves.
+        for (from, to) in [(start, n), (0, start)] {
+            let mut k = from;
+            while let Some(i) = board.playout_move_between(k, to, color) {
+                k = i + 1;
+                let p = Point::from_index(empties[i] as usize);
+                if board.is_self_atari(p, color)
+                    && !(Policy::chance(rng, self.playout.sacrifice)
+                        && useful_sacrifice(board, p, color))
+                {
+                    let single = p
+                        .neighbours()
+                        .iter()
+                        .all(|&nb| board.get(nb) != Some(color));
+                    if !single || Policy::chance(rng, self.playout.reject_self_atari) {
+                        if Policy::chance(rng, self.playout.self_atari_cousin) {
+                            if let Some(q) = self_atari_cousin(board, p, color) {
+                                return Some(q);
+                            }
                         }
+                        if single && fallback.is_none() {
+                            fallback = Some(p);
+                        } else if !single && n_chain < chain_ataris.len() {
+                            chain_ataris[n_chain] = p;
+                            n_chain += 1;
+                        }
+                        continue;
                     }
-                    if single && fallback.is_none() {
-                        fallback = Some(p);
-                    } else if !single && n_chain < chain_ataris.len() {
-                        chain_ataris[n_chain] = p;
-                        n_chain += 1;
-                    }
-                    continue;
                 }
+                return Some(p);
             }
-            return Some(p);
         }
         if self.playout.false_seki > 0.0 {
             if let Some(&p) = chain_ataris[..n_chain]
