@@ -685,8 +685,12 @@ impl Policy {
         rng: &mut FastRng,
     ) -> Option<Point> {
         let opp = color.opponent();
-        for n in p.neighbours() {
-            if board.get(n) == Some(opp) && board.in_atari(n) {
+        let around = p.neighbours();
+        let mut enemies = board.stone_neighbour_bits(p, opp);
+        while enemies != 0 {
+            let n = around[enemies.trailing_zeros() as usize];
+            enemies &= enemies - 1;
+            if board.in_atari(n) {
                 if let Some(a) = board
                     .atari_point(n)
                     .filter(|&a| board.is_legal_empty(a, color))
@@ -733,8 +737,12 @@ impl Policy {
         let mut escaping = false;
         let read_ladders =
             board.size() <= self.search.fights_max_size && Policy::chance(rng, w.escape_ladder);
-        for nb in l.neighbours() {
-            if board.get(nb) != Some(color) || !board.in_atari(nb) {
+        let around = l.neighbours();
+        let mut own = board.stone_neighbour_bits(l, color);
+        while own != 0 {
+            let nb = around[own.trailing_zeros() as usize];
+            own &= own - 1;
+            if !board.in_atari(nb) {
                 continue;
             }
             if !escaping && !Policy::chance(rng, w.escape) {
