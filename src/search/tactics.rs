@@ -147,8 +147,12 @@ pub(crate) fn any_ataried_neighbour(
     mut f: impl FnMut(Point) -> bool,
 ) -> bool {
     for s in board.chain_iter(p).take(stones) {
-        for n in s.neighbours() {
-            if board.get(n) == Some(color) && board.in_atari(n) && f(n) {
+        let around = s.neighbours();
+        let mut m = board.stone_neighbour_bits(s, color);
+        while m != 0 {
+            let n = around[m.trailing_zeros() as usize];
+            m &= m - 1;
+            if board.in_atari(n) && f(n) {
                 return true;
             }
         }
@@ -182,10 +186,11 @@ pub(crate) fn two_liberty_moves(
     let opp = color.opponent();
     let mut n = 0;
     let mut push = |p: Point, cands: &mut [Point; 16]| push_distinct(cands, &mut n, p);
-    for nb in l.neighbours() {
-        if board.get(nb) != Some(color) {
-            continue;
-        }
+    let around = l.neighbours();
+    let mut own = board.stone_neighbour_bits(l, color);
+    while own != 0 {
+        let nb = around[own.trailing_zeros() as usize];
+        own &= own - 1;
         let Some(libs) = board.two_liberties(nb) else {
             continue;
         };
@@ -217,9 +222,11 @@ pub(crate) fn two_liberty_moves(
             }
         }
     }
-    if let Some(libs) = board.two_liberties(l).filter(|_| {
-        board.get(l) == Some(opp) && !any_ataried_neighbour(board, l, color, 32, |_| true)
-    }) {
+    let last_chain_libs = (board.get(l) == Some(opp))
+        .then(|| board.two_liberties(l))
+        .flatten()
+        .filter(|_| !any_ataried_neighbour(board, l, color, 32, |_| true));
+    if let Some(libs) = last_chain_libs {
         for (a, b) in [(libs[0], libs[1]), (libs[1], libs[0])] {
             if escape_fails(board, b, opp, a)
                 && board.is_legal_empty(a, color)
