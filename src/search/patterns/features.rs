@@ -463,7 +463,8 @@ impl<'a> Context<'a> {
         let mut last_chain_adjacent = false;
         for n in p.neighbours() {
             if let Some(c) = board.get(n) {
-                let libs = board.liberty_count(n);
+                // Liberties up to 3: only 1, 2 and more are told apart.
+                let libs = board.first_liberties(n, &mut [n; 3]);
                 if libs <= 2 {
                     tactical = true;
                 }
