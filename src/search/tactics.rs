@@ -35,11 +35,18 @@ fn ladder_step(board: &Board, p: Point, defender: Color, depth: usize) -> bool {
         return false;
     }
     let attacker = defender.opponent();
-    let libs = board.liberties_bb(p);
-    if libs.count() != 2 {
-        return libs.count() < 2;
+    let mut found = [p; 3];
+    let count = board.first_liberties(p, &mut found);
+    if count != 2 {
+        return count < 2;
     }
-    libs.iter().any(|a| {
+    // The two liberties in board order, as a bitboard gives them.
+    let libs = if found[0] < found[1] {
+        [found[0], found[1]]
+    } else {
+        [found[1], found[0]]
+    };
+    libs.into_iter().any(|a| {
         board.is_legal(a, attacker)
             && with_copy(board, |b| {
                 b.play_unchecked(a, attacker);
@@ -62,13 +69,20 @@ fn ladder_step(board: &Board, p: Point, defender: Color, depth: usize) -> bool {
                     return true;
                 }
                 b.play_unchecked(e, defender);
-                match b.liberty_count(p) {
+                match liberties_up_to::<3>(b, p) {
                     0 | 1 => true,
                     2 => ladder_step(b, p, defender, depth + 1),
                     _ => false,
                 }
             })
     })
+}
+
+/// The liberties of the chain through `p`, counted up to `K` (`K` when it
+/// has `K` or more): all a test of "one, two or more" needs, without
+/// walking a long chain to its end.
+pub(crate) fn liberties_up_to<const K: usize>(board: &Board, p: Point) -> usize {
+    board.first_liberties(p, &mut [p; K])
 }
 
 /// Up to `K` distinct liberties, leaving out the points in `not`.
@@ -311,7 +325,15 @@ pub(crate) fn escape_is_ladder(board: &Board, a: Point, color: Color) -> bool {
         if board.is_empty(n) {
             libs.insert(n);
         } else if board.get(n) == Some(color) {
-            libs |= board.liberties_bb(n);
+            // Four or more leave three once `a` is filled: no ladder.
+            let mut found = [n; 4];
+            let count = board.first_liberties(n, &mut found);
+            if count == found.len() {
+                return false;
+            }
+            for &q in &found[..count] {
+                libs.insert(q);
+            }
         } else if board.get(n).is_some() && board.in_atari(n) {
             // Extending with a capture: never a clean ladder.
             return false;
@@ -323,7 +345,7 @@ pub(crate) fn escape_is_ladder(board: &Board, a: Point, color: Color) -> bool {
     }
     with_copy(board, |b| {
         b.play_unchecked(a, color);
-        b.liberty_count(a) == 2 && ladder_caught(b, a, color)
+        liberties_up_to::<3>(b, a) == 2 && ladder_caught(b, a, color)
     })
 }
 
@@ -512,7 +534,7 @@ fn snapback(board: &Board, p: Point, color: Color, lib: Point) -> bool {
     let short = p
         .neighbours()
         .iter()
-        .all(|&q| board.get(q) != Some(opp) || board.liberty_count(q) <= 2);
+        .all(|&q| board.get(q) != Some(opp) || liberties_up_to::<3>(board, q) <= 2);
     if !short {
         return false;
     }

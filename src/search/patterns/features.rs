@@ -13,7 +13,7 @@
 
 use crate::board::{Board, Color, Point};
 use crate::search::shape::pattern3_code;
-use crate::search::tactics::{ladder_caught, with_copy};
+use crate::search::tactics::{ladder_caught, liberties_up_to, with_copy};
 use std::sync::OnceLock;
 
 /// A feature group: its first global id and its number of levels.
@@ -496,7 +496,8 @@ impl<'a> Context<'a> {
             let ko_before = board.ko_point().is_some();
             with_copy(board, |b| {
                 let captured = b.play_unchecked(p, color) as usize;
-                let libs = b.liberty_count(p);
+                // Up to 4: the features tell apart 1, 2, 3 and more.
+                let libs = liberties_up_to::<4>(b, p);
                 if captured > 0 {
                     let takes_ko = b.ko_point().is_some();
                     if takes_ko {
@@ -608,7 +609,7 @@ fn atari_caught(b: &Board, a: Point, defender: Color) -> bool {
     }
     with_copy(b, |b| {
         b.play_unchecked(e, defender);
-        match b.liberty_count(a) {
+        match liberties_up_to::<3>(b, a) {
             0 | 1 => true,
             2 => ladder_caught(b, a, defender),
             _ => false,
