@@ -1185,11 +1185,7 @@ impl Board {
             // SAFETY: `s` is a stone of the board (chain links join stones).
             let (empty, next) = unsafe { (nb_mask(self.nb_at(s), EMPTY), self.next_at(s)) };
             // The empty neighbours in `around` order, from the summary.
-            let around = Self::around(s);
-            let mut m = empty;
-            while m != 0 {
-                let q = Point::from_index(around[m.trailing_zeros() as usize]);
-                m &= m - 1;
+            for q in Point::from_index(s).neighbours_in(empty) {
                 if !out[..n].contains(&q) {
                     out[n] = q;
                     n += 1;

@@ -685,11 +685,7 @@ impl Policy {
         rng: &mut FastRng,
     ) -> Option<Point> {
         let opp = color.opponent();
-        let around = p.neighbours();
-        let mut enemies = board.stone_neighbour_bits(p, opp);
-        while enemies != 0 {
-            let n = around[enemies.trailing_zeros() as usize];
-            enemies &= enemies - 1;
+        for n in p.neighbours_in(board.stone_neighbour_bits(p, opp)) {
             if board.in_atari(n) {
                 if let Some(a) = board
                     .atari_point(n)
@@ -737,11 +733,7 @@ impl Policy {
         let mut escaping = false;
         let read_ladders =
             board.size() <= self.search.fights_max_size && Policy::chance(rng, w.escape_ladder);
-        let around = l.neighbours();
-        let mut own = board.stone_neighbour_bits(l, color);
-        while own != 0 {
-            let nb = around[own.trailing_zeros() as usize];
-            own &= own - 1;
+        for nb in l.neighbours_in(board.stone_neighbour_bits(l, color)) {
             if !board.in_atari(nb) {
                 continue;
             }

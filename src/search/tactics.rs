@@ -161,11 +161,7 @@ pub(crate) fn any_ataried_neighbour(
     mut f: impl FnMut(Point) -> bool,
 ) -> bool {
     for s in board.chain_iter(p).take(stones) {
-        let around = s.neighbours();
-        let mut m = board.stone_neighbour_bits(s, color);
-        while m != 0 {
-            let n = around[m.trailing_zeros() as usize];
-            m &= m - 1;
+        for n in s.neighbours_in(board.stone_neighbour_bits(s, color)) {
             if board.in_atari(n) && f(n) {
                 return true;
             }
@@ -200,11 +196,7 @@ pub(crate) fn two_liberty_moves(
     let opp = color.opponent();
     let mut n = 0;
     let mut push = |p: Point, cands: &mut [Point; 16]| push_distinct(cands, &mut n, p);
-    let around = l.neighbours();
-    let mut own = board.stone_neighbour_bits(l, color);
-    while own != 0 {
-        let nb = around[own.trailing_zeros() as usize];
-        own &= own - 1;
+    for nb in l.neighbours_in(board.stone_neighbour_bits(l, color)) {
         let Some(libs) = board.two_liberties(nb) else {
             continue;
         };
@@ -357,11 +349,7 @@ pub(crate) fn escape_is_ladder(board: &Board, a: Point, color: Color) -> bool {
 pub(crate) fn nakade_point(board: &Board, l: Point, largest: usize) -> Option<Point> {
     const MOST: usize = 6;
     let largest = largest.clamp(3, MOST);
-    let around_l = l.neighbours();
-    let mut starts = board.empty_neighbour_bits(l);
-    while starts != 0 {
-        let start = around_l[starts.trailing_zeros() as usize];
-        starts &= starts - 1;
+    for start in l.neighbours_in(board.empty_neighbour_bits(l)) {
         if board.empty_neighbour_bits(start).count_ones() as usize >= largest {
             // The start and its empty neighbours already pass `largest`
             // (common in the open): too big, without the walk.
@@ -378,11 +366,7 @@ pub(crate) fn nakade_point(board: &Board, l: Point, largest: usize) -> Option<Po
             let r = region[i];
             black |= board.stone_neighbour_bits(r, Color::Black) != 0;
             white |= board.stone_neighbour_bits(r, Color::White) != 0;
-            let around = r.neighbours();
-            let mut empty = board.empty_neighbour_bits(r);
-            while empty != 0 {
-                let nb = around[empty.trailing_zeros() as usize];
-                empty &= empty - 1;
+            for nb in r.neighbours_in(board.empty_neighbour_bits(r)) {
                 if !region[..len].contains(&nb) {
                     if len == largest {
                         too_big = true;
