@@ -451,6 +451,7 @@ impl Policy {
         let mut bad = w.even / 2.0;
         let opp = color.opponent();
         let mut friendly = false;
+        let self_atari = board.is_self_atari(p, color);
         for n in p.neighbours() {
             match board.get(n) {
                 Some(c) if c == opp && board.in_atari(n) => {
@@ -459,7 +460,7 @@ impl Policy {
                 Some(c) if c == opp => {}
                 Some(_) => {
                     friendly = true;
-                    if board.in_atari(n) && !board.is_self_atari(p, color) {
+                    if board.in_atari(n) && !self_atari {
                         if escape_is_ladder(board, p, color) {
                             bad += w.escape;
                         } else {
@@ -470,9 +471,7 @@ impl Policy {
                 None => {}
             }
         }
-        if board.is_self_atari(p, color)
-            && !(self.playout.sacrifice > 0.0 && useful_sacrifice(board, p, color))
-        {
+        if self_atari && !(self.playout.sacrifice > 0.0 && useful_sacrifice(board, p, color)) {
             bad += if friendly {
                 w.self_atari_chain
             } else {
