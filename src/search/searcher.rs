@@ -864,6 +864,16 @@ impl Shared<'_> {
     }
 }
 
+/// A sum of fixed-point values as `f64`. The sums stay far below 2^63
+/// (visits times [`VALUE_ONE`]), where the signed conversion gives the same
+/// `f64` as the unsigned one in a third of the instructions.
+#[inline]
+fn fixed_sum(sum: &AtomicU64) -> f64 {
+    let x = sum.load(Relaxed);
+    debug_assert!(x < 1 << 63);
+    x as i64 as f64
+}
+
 /// One search thread's scratch state.
 struct Worker<'a> {
     sh: &'a Shared<'a>,
@@ -1225,10 +1235,10 @@ impl<'a> Worker<'a> {
             let (pn, pv) = c.prior();
             let pv = (pv + offset).clamp(0.01, 0.99);
             let qn = visits + pn;
-            let mut q = (c.value.load(Relaxed) as f64 / VALUE_ONE + pv * pn) / qn.max(1e-9);
+            let mut q = (fixed_sum(&c.value) / VALUE_ONE + pv * pn) / qn.max(1e-9);
             let rn = c.rave_visits.load(Relaxed) as f64;
             if rn > 0.0 {
-                let r = c.rave_value.load(Relaxed) as f64 / VALUE_ONE / rn;
+                let r = fixed_sum(&c.rave_value) / VALUE_ONE / rn;
                 let beta = rn / (rn + qn + rn * qn / equiv);
                 q = (1.0 - beta) * q + beta * r;
             }
