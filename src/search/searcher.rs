@@ -874,6 +874,15 @@ fn fixed_sum(sum: &AtomicU64) -> f64 {
     x as i64 as f64
 }
 
+/// A value increment in fixed point, as `x as u64` gives it for every `x`
+/// below 2^63 (values are at most a few times [`VALUE_ONE`]): NaN and
+/// negatives are 0, the rest truncated, with the cheaper signed conversion.
+#[inline]
+fn to_fixed(x: f64) -> u64 {
+    debug_assert!(x.is_nan() || x < 9.2e18);
+    x.max(0.0) as i64 as u64
+}
+
 /// One search thread's scratch state.
 struct Worker<'a> {
     sh: &'a Shared<'a>,
@@ -1154,7 +1163,7 @@ impl<'a> Worker<'a> {
             let mover = if d % 2 == 0 { root_mover } else { sh.color };
             let (v, w, s) = of(mover);
             let n = arena.get(i);
-            n.value.fetch_add((v * VALUE_ONE) as u64, Relaxed);
+            n.value.fetch_add(to_fixed(v * VALUE_ONE), Relaxed);
             n.wins.fetch_add(w, Relaxed);
             n.score.fetch_add((s * SCORE_ONE) as i64, Relaxed);
         }
@@ -1192,7 +1201,7 @@ impl<'a> Worker<'a> {
                     let after = (len - self.first_at[code as usize] as usize) as f64;
                     let w = 1 + (distance * after / span) as u32;
                     c.rave_visits.fetch_add(w, Relaxed);
-                    c.rave_value.fetch_add((v * w as f64) as u64, Relaxed);
+                    c.rave_value.fetch_add(to_fixed(v * w as f64), Relaxed);
                 }
             }
         }
