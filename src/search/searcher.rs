@@ -1198,7 +1198,8 @@ impl<'a> Worker<'a> {
             for c in arena.nodes(first, n) {
                 let code = c.mv.load(Relaxed);
                 if code != PASS && self.first[code as usize] == mark {
-                    let after = (len - self.first_at[code as usize] as usize) as f64;
+                    // Signed: the same f64 as from usize, converted in fewer steps.
+                    let after = (len - self.first_at[code as usize] as usize) as i64 as f64;
                     let w = 1 + (distance * after / span) as u32;
                     c.rave_visits.fetch_add(w, Relaxed);
                     c.rave_value.fetch_add(to_fixed(v * w as f64), Relaxed);
