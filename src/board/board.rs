@@ -1355,19 +1355,33 @@ impl Board {
             }
             n == 2
         };
+        let around = Self::around(i);
+        let own = self.neighbour_mask(i, me);
         for nb in p.neighbours() {
             let ni = nb.index();
             let enough = match self.cells[ni] {
                 EMPTY => add(nb),
                 BORDER => false,
                 c if c == me => {
-                    if self.chain_info(ni).surely_three_liberties() {
+                    // The chain's pseudo-liberties without p's (one per side
+                    // of p the chain touches) tell at once whether it has
+                    // no other liberty, one (where), or more.
+                    let h = self.head[ni];
+                    let sides = (0..4)
+                        .filter(|&e| own >> e & 1 != 0 && self.head[around[e]] == h)
+                        .count();
+                    // The chain holds `sides` pseudo-liberties at p: no
+                    // field of the packed triple borrows.
+                    let rest = ChainInfo {
+                        libs: self.chains[h as usize].libs - sides as u64 * lib_unit(i),
+                    };
+                    if rest.pseudo_count() == 0 {
+                        false
+                    } else if rest.one_liberty_point() {
+                        add(rest.atari_point())
+                    } else {
                         return false;
                     }
-                    // Three, in case p is one of them.
-                    let mut found = [p; 3];
-                    let k = self.first_liberties(nb, &mut found);
-                    found[..k].iter().any(|&q| add(q))
                 }
                 // A capture frees at least the captured point next to p.
                 _ => self.chain_info(ni).in_atari() && add(nb),
