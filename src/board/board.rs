@@ -349,6 +349,36 @@ impl Board {
         self.cells[p.index()] == EMPTY
     }
 
+    /// The 3x3 neighbourhood code of the point `p` (see
+    /// `search::shape::pattern3_code`): 2 bits per neighbour, NW first, SE
+    /// last, 0 empty, 1 black, 2 white, 3 edge.
+    #[inline]
+    pub fn pattern3_code(&self, p: Point) -> usize {
+        let i = p.index();
+        // The block from NW to SE: one bounds check for the eight reads.
+        let block = &self.cells[i - STRIDE - 1..=i + STRIDE + 1];
+        let ring = [
+            block[0],
+            block[1],
+            block[2],
+            block[STRIDE],
+            block[STRIDE + 2],
+            block[2 * STRIDE],
+            block[2 * STRIDE + 1],
+            block[2 * STRIDE + 2],
+        ];
+        let cells = ring
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (k, &c)| acc | (c as u32) << (2 * k));
+        // All eight at once, cells (black 00, white 01, empty 10, border 11)
+        // to codes (01, 10, 00, 11): the code's high bit is the cell's low
+        // bit, its low bit says whether the cell's two bits are equal.
+        let low = cells & 0x5555;
+        let high = (cells >> 1) & 0x5555;
+        (low << 1 | !(low ^ high) & 0x5555) as usize
+    }
+
     /// Whether `p` lies on this board.
     #[inline]
     pub fn contains(&self, p: Point) -> bool {
@@ -786,6 +816,31 @@ impl Board {
         .map(Point::from_index)
     }
 
+    /// The position in the empty list, from `from` up to `to` (excluded),
+    /// of the first light-playout move for `color` (see
+    /// [`Board::is_playout_move`]); `None` when there is none.
+    #[inline]
+    pub fn playout_move_between(&self, from: usize, to: usize, color: Color) -> Option<usize> {
+        let to = to.min(self.empty_count);
+        // SAFETY: `to <= empty_count`.
+        unsafe {
+            match color {
+                Color::Black => self.playout_scan::<0>(from, to),
+                Color::White => self.playout_scan::<1>(from, to),
+            }
+        }
+    }
+
+    /// [`Board::playout_move_between`] for colour `ME`.
+    ///
+    /// Safety: `to <= empty_count`.
+    #[inline(always)]
+    unsafe fn playout_scan<const ME: u8>(&self, from: usize, to: usize) -> Option<usize> {
+        // SAFETY: `k < empty_count <= SLOTS`, and the empty list holds
+        // exactly the empty points.
+        (from..to).find(|&k| self.playout_ok::<ME>(*self.empties.get_unchecked(k) as usize))
+    }
+
     /// The first light-playout move for `ME` scanning the empty list from
     /// position `start` and wrapping round (libego's picker).
     ///
@@ -1123,10 +1178,15 @@ impl Board {
         if out.is_empty() || !self.holds_stone(p) {
             return 0;
         }
+        let start = p.index();
         let mut n = 0;
-        for s in self.chain_iter(p) {
-            for q in s.neighbours() {
-                if self.cells[q.index()] == EMPTY && !out[..n].contains(&q) {
+        let mut s = start;
+        loop {
+            // SAFETY: `s` is a stone of the board (chain links join stones).
+            let (empty, next) = unsafe { (nb_mask(self.nb_at(s), EMPTY), self.next_at(s)) };
+            // The empty neighbours in `around` order, from the summary.
+            for q in Point::from_index(s).neighbours_in(empty) {
+                if !out[..n].contains(&q) {
                     out[n] = q;
                     n += 1;
                     if n == out.len() {
@@ -1134,8 +1194,11 @@ impl Board {
                     }
                 }
             }
+            s = next;
+            if s == start {
+                return n;
+            }
         }
-        n
     }
 
     /// The liberties of the chain through `p` if it has exactly two.
@@ -1229,6 +1292,20 @@ impl Board {
         (self.holds_stone(p) && c.in_atari()).then(|| c.atari_point())
     }
 
+    /// The empty neighbours of the point `p`: bit `d` for
+    /// `p.neighbours()[d]`.
+    #[inline]
+    pub fn empty_neighbour_bits(&self, p: Point) -> u32 {
+        self.neighbour_mask(p.index(), EMPTY)
+    }
+
+    /// The neighbours of the point `p` holding a `color` stone: bit `d` for
+    /// `p.neighbours()[d]`.
+    #[inline]
+    pub fn stone_neighbour_bits(&self, p: Point, color: Color) -> u32 {
+        self.neighbour_mask(p.index(), color as u8)
+    }
+
     /// Whether `p` is empty with every neighbour a `color` stone or the edge.
     #[inline]
     pub fn is_eyelike(&self, p: Point, color: Color) -> bool {
@@ -1278,19 +1355,33 @@ impl Board {
             }
             n == 2
         };
+        let around = Self::around(i);
+        let own = self.neighbour_mask(i, me);
         for nb in p.neighbours() {
             let ni = nb.index();
             let enough = match self.cells[ni] {
                 EMPTY => add(nb),
                 BORDER => false,
                 c if c == me => {
-                    if self.chain_info(ni).surely_three_liberties() {
+                    // The chain's pseudo-liberties without p's (one per side
+                    // of p the chain touches) tell at once whether it has
+                    // no other liberty, one (where), or more.
+                    let h = self.head[ni];
+                    let sides = (0..4)
+                        .filter(|&e| own >> e & 1 != 0 && self.head[around[e]] == h)
+                        .count();
+                    // The chain holds `sides` pseudo-liberties at p: no
+                    // field of the packed triple borrows.
+                    let rest = ChainInfo {
+                        libs: self.chains[h as usize].libs - sides as u64 * lib_unit(i),
+                    };
+                    if rest.pseudo_count() == 0 {
+                        false
+                    } else if rest.one_liberty_point() {
+                        add(rest.atari_point())
+                    } else {
                         return false;
                     }
-                    // Three, in case p is one of them.
-                    let mut found = [p; 3];
-                    let k = self.first_liberties(nb, &mut found);
-                    found[..k].iter().any(|&q| add(q))
                 }
                 // A capture frees at least the captured point next to p.
                 _ => self.chain_info(ni).in_atari() && add(nb),

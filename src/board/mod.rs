@@ -23,7 +23,7 @@ pub use bitboard::{Bitboard, BitboardIter};
 pub use board::{Board, PlayError};
 pub use game::{fixed_handicap, Game};
 pub use playout::{light_playout, random_move, PlayoutResult};
-pub use point::{Color, Move, Point, MAX_SIZE, SLOTS, STRIDE};
+pub use point::{Color, Move, NeighboursIn, Point, MAX_SIZE, SLOTS, STRIDE};
 pub use rng::FastRng;
 pub use rules::{KoRule, RuleSet, Rules, Scoring, UnknownRules};
 

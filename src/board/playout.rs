@@ -105,6 +105,26 @@ pub fn random_move(board: &Board, color: Color, rng: &mut FastRng) -> Option<Poi
 mod tests {
     use super::*;
 
+    /// `Board::is_self_atari` from whole liberty sets: fewer than two
+    /// points besides `p` among its empty neighbours, the liberties of its
+    /// own chains next to it and the enemy stones next to it in atari.
+    fn self_atari_by_sets(board: &Board, p: Point, color: Color) -> bool {
+        let mut libs = Vec::new();
+        for q in p.neighbours() {
+            if board.is_empty(q) {
+                libs.push(q);
+            } else if board.get(q) == Some(color) {
+                libs.extend(board.liberties(q));
+            } else if board.get(q).is_some() && board.in_atari(q) {
+                libs.push(q);
+            }
+        }
+        libs.retain(|&q| q != p);
+        libs.sort();
+        libs.dedup();
+        libs.len() < 2
+    }
+
     /// Random games checked move by move: invariants hold, and the fast
     /// playout-move test agrees with `is_legal && !is_eye` on every point.
     #[test]
@@ -137,6 +157,25 @@ mod tests {
                             "{p:?} for {to_move} on\n{board}"
                         );
                     }
+                    for p in board.points().filter(|&p| board.is_empty(p)) {
+                        for c in Color::ALL {
+                            assert_eq!(
+                                board.is_self_atari(p, c),
+                                self_atari_by_sets(&board, p, c),
+                                "self-atari of {c} at {p:?} on\n{board}"
+                            );
+                        }
+                    }
+                    // The scan of the empty list finds the same points.
+                    let empties = board.empty_points();
+                    let mut k = 0;
+                    let mut scanned = Vec::new();
+                    while let Some(i) = board.playout_move_between(k, empties.len(), to_move) {
+                        scanned.push(Point::from_index(empties[i] as usize));
+                        k = i + 1;
+                    }
+                    scanned.sort();
+                    assert_eq!(scanned, expected);
                     match random_move(&board, to_move, &mut rng) {
                         Some(p) => {
                             assert!(expected.contains(&p));

@@ -127,6 +127,19 @@ impl Point {
         ]
     }
 
+    /// The neighbours whose bits are set in `mask`, bit `d` standing for
+    /// `self.neighbours()[d]` (as [`Board::empty_neighbour_bits`] gives
+    /// them), in that order.
+    ///
+    /// [`Board::empty_neighbour_bits`]: super::Board::empty_neighbour_bits
+    #[inline]
+    pub fn neighbours_in(self, mask: u32) -> NeighboursIn {
+        NeighboursIn {
+            centre: self.0,
+            mask: mask & 0xf,
+        }
+    }
+
     /// The four diagonal neighbours in the padded layout.
     #[inline]
     pub const fn diagonals(self) -> [Point; 4] {
@@ -153,6 +166,31 @@ impl fmt::Debug for Point {
     }
 }
 
+/// The neighbours of a point picked by a mask: see [`Point::neighbours_in`].
+#[derive(Clone, Debug)]
+pub struct NeighboursIn {
+    centre: u16,
+    mask: u32,
+}
+
+impl Iterator for NeighboursIn {
+    type Item = Point;
+
+    #[inline]
+    fn next(&mut self) -> Option<Point> {
+        if self.mask == 0 {
+            return None;
+        }
+        let d = self.mask.trailing_zeros();
+        self.mask &= self.mask - 1;
+        // North, west, east, south, as `Point::neighbours`.
+        const OFFSETS: [i16; 4] = [-(STRIDE as i16), -1, 1, STRIDE as i16];
+        Some(Point(
+            self.centre.wrapping_add_signed(OFFSETS[d as usize & 3]),
+        ))
+    }
+}
+
 /// A move: a stone on a point, or a pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
@@ -175,6 +213,19 @@ impl Move {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn neighbours_in_follow_the_mask() {
+        let p = Point::new(3, 4);
+        let all = p.neighbours();
+        for mask in 0..16u32 {
+            let expected: Vec<Point> = (0..4)
+                .filter(|d| mask >> d & 1 != 0)
+                .map(|d| all[d])
+                .collect();
+            assert_eq!(p.neighbours_in(mask).collect::<Vec<_>>(), expected);
+        }
+    }
 
     #[test]
     fn point_round_trip() {

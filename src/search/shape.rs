@@ -2,7 +2,7 @@
 //! shapes the playouts and priors play. Shared by the policy and the
 //! learned patterns' features, below both.
 
-use crate::board::{Board, Color, Point, STRIDE};
+use crate::board::{Board, Point, STRIDE};
 
 /// Number of 3x3 neighbourhoods: 8 neighbours, 2 bits each.
 pub const PATTERN3_COUNT: usize = 1 << 16;
@@ -30,28 +30,11 @@ pub(crate) fn offset(p: Point, d: isize) -> Point {
     Point::from_index((p.index() as isize + d) as usize)
 }
 
-#[inline]
-pub(crate) fn cell(board: &Board, p: Point) -> u16 {
-    if board.is_empty(p) {
-        EMPTY
-    } else {
-        match board.get(p) {
-            Some(Color::Black) => BLACK,
-            Some(Color::White) => WHITE,
-            None => EDGE,
-        }
-    }
-}
-
 /// The 3x3 neighbourhood code of `p`: 2 bits per neighbour (empty, black,
 /// white, edge), NW first, SE last.
 #[inline]
 pub fn pattern3_code(board: &Board, p: Point) -> usize {
-    let mut code = 0usize;
-    for (i, &d) in RING.iter().enumerate() {
-        code |= (cell(board, offset(p, d)) as usize) << (2 * i);
-    }
-    code
+    board.pattern3_code(p)
 }
 
 /// The classic MoGo shapes (Gelly et al. 2006), written with `X` and `O` for
@@ -132,6 +115,45 @@ pub(crate) fn add_pattern(table: &mut [f32], spec: &[&str; 3], weight: f32) {
             }
             for c in codes {
                 table[c] = table[c].max(weight);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Color, FastRng};
+
+    #[test]
+    fn pattern3_code_reads_the_ring_cell_by_cell() {
+        let mut rng = FastRng::new(3);
+        for size in [1, 2, 5, 9, 19, 25] {
+            let mut board = Board::new(size);
+            for _ in 0..size * size / 2 {
+                let p = Point::new(rng.below(size), rng.below(size));
+                let c = if rng.below(2) == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                if board.is_legal(p, c) {
+                    board.play_unchecked(p, c);
+                }
+            }
+            for p in board.points() {
+                let mut expected = 0;
+                for (i, &d) in RING.iter().enumerate() {
+                    let q = offset(p, d);
+                    let cell = match board.get(q) {
+                        Some(Color::Black) => BLACK,
+                        Some(Color::White) => WHITE,
+                        None if board.is_empty(q) => EMPTY,
+                        None => EDGE,
+                    };
+                    expected |= (cell as usize) << (2 * i);
+                }
+                assert_eq!(pattern3_code(&board, p), expected);
             }
         }
     }

@@ -35,11 +35,18 @@ fn ladder_step(board: &Board, p: Point, defender: Color, depth: usize) -> bool {
         return false;
     }
     let attacker = defender.opponent();
-    let libs = board.liberties_bb(p);
-    if libs.count() != 2 {
-        return libs.count() < 2;
+    let mut found = [p; 3];
+    let count = board.first_liberties(p, &mut found);
+    if count != 2 {
+        return count < 2;
     }
-    libs.iter().any(|a| {
+    // The two liberties in board order, as a bitboard gives them.
+    let libs = if found[0] < found[1] {
+        [found[0], found[1]]
+    } else {
+        [found[1], found[0]]
+    };
+    libs.into_iter().any(|a| {
         board.is_legal(a, attacker)
             && with_copy(board, |b| {
                 b.play_unchecked(a, attacker);
@@ -62,13 +69,20 @@ fn ladder_step(board: &Board, p: Point, defender: Color, depth: usize) -> bool {
                     return true;
                 }
                 b.play_unchecked(e, defender);
-                match b.liberty_count(p) {
+                match liberties_up_to::<3>(b, p) {
                     0 | 1 => true,
                     2 => ladder_step(b, p, defender, depth + 1),
                     _ => false,
                 }
             })
     })
+}
+
+/// The liberties of the chain through `p`, counted up to `K` (`K` when it
+/// has `K` or more): all a test of "one, two or more" needs, without
+/// walking a long chain to its end.
+pub(crate) fn liberties_up_to<const K: usize>(board: &Board, p: Point) -> usize {
+    board.first_liberties(p, &mut [p; K])
 }
 
 /// Up to `K` distinct liberties, leaving out the points in `not`.
@@ -147,8 +161,8 @@ pub(crate) fn any_ataried_neighbour(
     mut f: impl FnMut(Point) -> bool,
 ) -> bool {
     for s in board.chain_iter(p).take(stones) {
-        for n in s.neighbours() {
-            if board.get(n) == Some(color) && board.in_atari(n) && f(n) {
+        for n in s.neighbours_in(board.stone_neighbour_bits(s, color)) {
+            if board.in_atari(n) && f(n) {
                 return true;
             }
         }
@@ -182,10 +196,7 @@ pub(crate) fn two_liberty_moves(
     let opp = color.opponent();
     let mut n = 0;
     let mut push = |p: Point, cands: &mut [Point; 16]| push_distinct(cands, &mut n, p);
-    for nb in l.neighbours() {
-        if board.get(nb) != Some(color) {
-            continue;
-        }
+    for nb in l.neighbours_in(board.stone_neighbour_bits(l, color)) {
         let Some(libs) = board.two_liberties(nb) else {
             continue;
         };
@@ -217,9 +228,11 @@ pub(crate) fn two_liberty_moves(
             }
         }
     }
-    if let Some(libs) = board.two_liberties(l).filter(|_| {
-        board.get(l) == Some(opp) && !any_ataried_neighbour(board, l, color, 32, |_| true)
-    }) {
+    let last_chain_libs = (board.get(l) == Some(opp))
+        .then(|| board.two_liberties(l))
+        .flatten()
+        .filter(|_| !any_ataried_neighbour(board, l, color, 32, |_| true));
+    if let Some(libs) = last_chain_libs {
         for (a, b) in [(libs[0], libs[1]), (libs[1], libs[0])] {
             if escape_fails(board, b, opp, a)
                 && board.is_legal_empty(a, color)
@@ -304,7 +317,15 @@ pub(crate) fn escape_is_ladder(board: &Board, a: Point, color: Color) -> bool {
         if board.is_empty(n) {
             libs.insert(n);
         } else if board.get(n) == Some(color) {
-            libs |= board.liberties_bb(n);
+            // Four or more leave three once `a` is filled: no ladder.
+            let mut found = [n; 4];
+            let count = board.first_liberties(n, &mut found);
+            if count == found.len() {
+                return false;
+            }
+            for &q in &found[..count] {
+                libs.insert(q);
+            }
         } else if board.get(n).is_some() && board.in_atari(n) {
             // Extending with a capture: never a clean ladder.
             return false;
@@ -316,7 +337,7 @@ pub(crate) fn escape_is_ladder(board: &Board, a: Point, color: Color) -> bool {
     }
     with_copy(board, |b| {
         b.play_unchecked(a, color);
-        b.liberty_count(a) == 2 && ladder_caught(b, a, color)
+        liberties_up_to::<3>(b, a) == 2 && ladder_caught(b, a, color)
     })
 }
 
@@ -328,42 +349,37 @@ pub(crate) fn escape_is_ladder(board: &Board, a: Point, color: Color) -> bool {
 pub(crate) fn nakade_point(board: &Board, l: Point, largest: usize) -> Option<Point> {
     const MOST: usize = 6;
     let largest = largest.clamp(3, MOST);
-    for start in l.neighbours() {
-        if !board.is_empty(start) {
+    for start in l.neighbours_in(board.empty_neighbour_bits(l)) {
+        if board.empty_neighbour_bits(start).count_ones() as usize >= largest {
+            // The start and its empty neighbours already pass `largest`
+            // (common in the open): too big, without the walk.
             continue;
         }
-        // Collect the empty region up to `largest` points.
+        // Collect the empty region up to `largest` points (neighbours in
+        // `neighbours` order), and whether it touches stones of both colours.
         let mut region = [start; MOST];
         let mut len = 1;
         let mut i = 0;
-        let mut owner: Option<Color> = None;
+        let (mut black, mut white) = (false, false);
         let mut too_big = false;
-        while i < len {
-            for nb in region[i].neighbours() {
-                if board.is_empty(nb) {
-                    if !region[..len].contains(&nb) {
-                        if len == largest {
-                            too_big = true;
-                            break;
-                        }
-                        region[len] = nb;
-                        len += 1;
-                    }
-                } else if let Some(c) = board.get(nb) {
-                    if owner.is_some_and(|o| o != c) {
+        while i < len && !too_big {
+            let r = region[i];
+            black |= board.stone_neighbour_bits(r, Color::Black) != 0;
+            white |= board.stone_neighbour_bits(r, Color::White) != 0;
+            for nb in r.neighbours_in(board.empty_neighbour_bits(r)) {
+                if !region[..len].contains(&nb) {
+                    if len == largest {
                         too_big = true;
                         break;
                     }
-                    owner = Some(c);
+                    region[len] = nb;
+                    len += 1;
                 }
-            }
-            if too_big {
-                break;
             }
             i += 1;
         }
         let region = &region[..len];
-        if too_big || len < 3 || !killing_shape(region) {
+        if too_big || black && white || len < 3 || !killing_shape(region) {
             continue;
         }
         // The point touching the most others: two in a three-point space,
@@ -502,7 +518,7 @@ fn snapback(board: &Board, p: Point, color: Color, lib: Point) -> bool {
     let short = p
         .neighbours()
         .iter()
-        .all(|&q| board.get(q) != Some(opp) || board.liberty_count(q) <= 2);
+        .all(|&q| board.get(q) != Some(opp) || liberties_up_to::<3>(board, q) <= 2);
     if !short {
         return false;
     }

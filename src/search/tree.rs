@@ -175,6 +175,18 @@ impl Arena {
             .expect("node index from alloc")[i & (CHUNK - 1)]
     }
 
+    /// The `n` nodes from `first` that one `alloc` handed out (a node's
+    /// children): one chunk holds them all, so one lookup serves them.
+    #[inline]
+    pub(crate) fn nodes(&self, first: u32, n: usize) -> &[Node] {
+        let i = first as usize;
+        let chunk = self.chunks[i >> CHUNK_BITS]
+            .get()
+            .expect("node index from alloc");
+        let start = i & (CHUNK - 1);
+        &chunk[start..start + n]
+    }
+
     /// Nodes handed out (chunk tails skipped included).
     pub(crate) fn used(&self) -> usize {
         self.used.load(Relaxed).min(self.capacity)

@@ -13,7 +13,7 @@
 
 use crate::board::{Board, Color, Point};
 use crate::search::shape::pattern3_code;
-use crate::search::tactics::{ladder_caught, with_copy};
+use crate::search::tactics::{ladder_caught, liberties_up_to, with_copy};
 use std::sync::OnceLock;
 
 /// A feature group: its first global id and its number of levels.
@@ -161,9 +161,13 @@ struct Tables {
     offsets: Vec<(i32, i32)>,
     /// Per size in [`LARGE_SIZES`], how many offsets it has.
     ends: [usize; LARGE_SIZES.len()],
-    /// Zobrist keys per offset and state, for Black to move and for White
-    /// (colours swapped); empty hashes to 0.
-    zobrist: [Vec<[u64; 4]>; 2],
+    /// Per colour to move (Black, White), offset `i` and state of the cell
+    /// at `i`: what that cell adds to the hash of each symmetry `s`, the
+    /// Zobrist key of the offset that `s` maps onto `i` (symmetry 0 is the
+    /// identity: its entry is the offset's own key). Keys per offset and
+    /// state are random for Black, colours swapped for White; empty hashes
+    /// to 0. One read per cell then serves all 8 symmetries.
+    cell_keys: [Vec<[[u64; 8]; 4]>; 2],
     /// Per size, a salt so shapes of different sizes never share a key.
     salt: [u64; LARGE_SIZES.len()],
 }
@@ -272,7 +276,25 @@ fn tables() -> &'static Tables {
                 ]
             })
             .collect();
-        let white = black.iter().map(|z| [0, z[2], z[1], z[3]]).collect();
+        let white: Vec<[u64; 4]> = black.iter().map(|z| [0, z[2], z[1], z[3]]).collect();
+        let cell_keys = [&black, &white].map(|z| {
+            offsets
+                .iter()
+                .map(|&(dx, dy)| {
+                    let mut keys = [[0u64; 8]; 4];
+                    for s in 0..8 {
+                        let j = offsets
+                            .iter()
+                            .position(|&o| transform(s, o.0, o.1) == (dx, dy))
+                            .expect("the offsets are closed under symmetry");
+                        for (state, k) in keys.iter_mut().enumerate() {
+                            k[s] = z[j][state];
+                        }
+                    }
+                    keys
+                })
+                .collect()
+        });
         let mut salt = [0; LARGE_SIZES.len()];
         for s in salt.iter_mut() {
             *s = splitmix(&mut state);
@@ -282,7 +304,7 @@ fn tables() -> &'static Tables {
             pat3_count: count,
             offsets,
             ends,
-            zobrist: [black, white],
+            cell_keys,
             salt,
         }
     })
@@ -328,8 +350,8 @@ pub struct Context<'a> {
     /// The board with [`PAD`] rings of edge around it, states relative to Black.
     grid: Vec<u8>,
     width: usize,
-    /// Per symmetry, the grid offset of each large-shape offset.
-    sym_offsets: Vec<[isize; 8]>,
+    /// The grid offset of each large-shape offset.
+    cell_offsets: Vec<isize>,
 }
 
 impl<'a> Context<'a> {
@@ -353,18 +375,10 @@ impl<'a> Context<'a> {
                 None => S_EMPTY,
             };
         }
-        let t = tables();
-        let sym_offsets = t
+        let cell_offsets = tables()
             .offsets
             .iter()
-            .map(|&(dx, dy)| {
-                let mut o = [0isize; 8];
-                for (s, v) in o.iter_mut().enumerate() {
-                    let (x, y) = transform(s, dx, dy);
-                    *v = y as isize * width as isize + x as isize;
-                }
-                o
-            })
+            .map(|&(dx, dy)| dy as isize * width as isize + dx as isize)
             .collect();
         Context {
             board,
@@ -374,7 +388,7 @@ impl<'a> Context<'a> {
             opponent_passed,
             grid,
             width,
-            sym_offsets,
+            cell_offsets,
         }
     }
 
@@ -402,16 +416,21 @@ impl<'a> Context<'a> {
     /// first unknown size.)
     pub fn each_large_key(&self, p: Point, mut f: impl FnMut(u64) -> bool) {
         let t = tables();
-        let z = &t.zobrist[self.color.index()];
+        let keys = &t.cell_keys[self.color.index()];
         let centre = ((p.y() + PAD) * self.width + p.x() + PAD) as isize;
+        // The hash of each symmetry: the same XOR of per-cell keys as reading
+        // the shape turned each way, with each cell read once and the empty
+        // cells (key 0) skipped.
         let mut h = [0u64; 8];
         let mut start = 0;
         for (k, &end) in t.ends.iter().enumerate() {
-            for (o, zi) in self.sym_offsets[start..end].iter().zip(&z[start..end]) {
-                for (hs, &os) in h.iter_mut().zip(o) {
-                    // In the grid: |dx|, |dy| <= PAD around an on-board point.
-                    let cell = self.grid[(centre + os) as usize];
-                    *hs ^= zi[cell as usize];
+            for (&o, cell_keys) in self.cell_offsets[start..end].iter().zip(&keys[start..end]) {
+                // In the grid: |dx|, |dy| <= PAD around an on-board point.
+                let cell = self.grid[(centre + o) as usize];
+                if cell != S_EMPTY {
+                    for (hs, &key) in h.iter_mut().zip(&cell_keys[cell as usize]) {
+                        *hs ^= key;
+                    }
                 }
             }
             start = end;
@@ -444,7 +463,8 @@ impl<'a> Context<'a> {
         let mut last_chain_adjacent = false;
         for n in p.neighbours() {
             if let Some(c) = board.get(n) {
-                let libs = board.liberty_count(n);
+                // Liberties up to 3: only 1, 2 and more are told apart.
+                let libs = board.first_liberties(n, &mut [n; 3]);
                 if libs <= 2 {
                     tactical = true;
                 }
@@ -476,7 +496,8 @@ impl<'a> Context<'a> {
             let ko_before = board.ko_point().is_some();
             with_copy(board, |b| {
                 let captured = b.play_unchecked(p, color) as usize;
-                let libs = b.liberty_count(p);
+                // Up to 4: the features tell apart 1, 2, 3 and more.
+                let libs = liberties_up_to::<4>(b, p);
                 if captured > 0 {
                     let takes_ko = b.ko_point().is_some();
                     if takes_ko {
@@ -588,7 +609,7 @@ fn atari_caught(b: &Board, a: Point, defender: Color) -> bool {
     }
     with_copy(b, |b| {
         b.play_unchecked(e, defender);
-        match b.liberty_count(a) {
+        match liberties_up_to::<3>(b, a) {
             0 | 1 => true,
             2 => ladder_caught(b, a, defender),
             _ => false,
@@ -619,6 +640,55 @@ mod tests {
             .all(|&(dx, dy)| dx.abs() <= PAD as i32 && dy.abs() <= PAD as i32));
         // The 3x3 symmetry classes: far fewer than the raw codes.
         assert!(pattern3_count() > 1000 && pattern3_count() < 12_000);
+    }
+
+    /// The large keys read the plain way: the shape turned by each
+    /// symmetry, every cell read for each.
+    fn large_keys_reference(ctx: &Context, p: Point) -> Vec<u64> {
+        let t = tables();
+        let z = &t.cell_keys[ctx.color.index()];
+        let centre = ((p.y() + PAD) * ctx.width + p.x() + PAD) as isize;
+        let mut h = [0u64; 8];
+        let mut keys = Vec::new();
+        let mut start = 0;
+        for (k, &end) in t.ends.iter().enumerate() {
+            for (&(dx, dy), zj) in t.offsets[start..end].iter().zip(&z[start..end]) {
+                for (s, hs) in h.iter_mut().enumerate() {
+                    let (x, y) = transform(s, dx, dy);
+                    let cell =
+                        ctx.grid[(centre + y as isize * ctx.width as isize + x as isize) as usize];
+                    *hs ^= zj[cell as usize][0];
+                }
+            }
+            start = end;
+            keys.push(h.iter().min().unwrap() ^ t.salt[k]);
+        }
+        keys
+    }
+
+    #[test]
+    fn large_keys_match_the_plain_reading() {
+        let mut rng = crate::board::FastRng::new(5);
+        for size in [7, 9, 13, 19] {
+            let mut board = Board::new(size);
+            for _ in 0..size * size / 2 {
+                let p = Point::new(rng.below(size), rng.below(size));
+                let c = if rng.below(2) == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                if board.is_legal(p, c) {
+                    board.play_unchecked(p, c);
+                }
+            }
+            for color in Color::ALL {
+                let ctx = Context::new(&board, color, None, None, false);
+                for p in board.points() {
+                    assert_eq!(ctx.large_keys(p).to_vec(), large_keys_reference(&ctx, p));
+                }
+            }
+        }
     }
 
     #[test]
