@@ -27,6 +27,25 @@ pub use point::{Color, Move, NeighboursIn, Point, MAX_SIZE, SLOTS, STRIDE};
 pub use rng::FastRng;
 pub use rules::{KoRule, RuleSet, Rules, Scoring, UnknownRules};
 
+/// A board of `size` with about half its points tried: random points and
+/// colours, each played when legal (captures happen as in a game).
+#[cfg(test)]
+pub(crate) fn scattered_board(size: usize, rng: &mut FastRng) -> Board {
+    let mut board = Board::new(size);
+    for _ in 0..size * size / 2 {
+        let p = Point::new(rng.below(size), rng.below(size));
+        let c = if rng.below(2) == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        if board.is_legal(p, c) {
+            board.play_unchecked(p, c);
+        }
+    }
+    board
+}
+
 /// The stones of a test diagram (`X` Black, `O` White, anything else
 /// empty; whitespace ignored; row 0 is the top).
 #[cfg(test)]

@@ -129,18 +129,7 @@ mod tests {
     fn pattern3_code_reads_the_ring_cell_by_cell() {
         let mut rng = FastRng::new(3);
         for size in [1, 2, 5, 9, 19, 25] {
-            let mut board = Board::new(size);
-            for _ in 0..size * size / 2 {
-                let p = Point::new(rng.below(size), rng.below(size));
-                let c = if rng.below(2) == 0 {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                if board.is_legal(p, c) {
-                    board.play_unchecked(p, c);
-                }
-            }
+            let board = crate::board::scattered_board(size, &mut rng);
             for p in board.points() {
                 let mut expected = 0;
                 for (i, &d) in RING.iter().enumerate() {

@@ -670,18 +670,7 @@ mod tests {
     fn large_keys_match_the_plain_reading() {
         let mut rng = crate::board::FastRng::new(5);
         for size in [7, 9, 13, 19] {
-            let mut board = Board::new(size);
-            for _ in 0..size * size / 2 {
-                let p = Point::new(rng.below(size), rng.below(size));
-                let c = if rng.below(2) == 0 {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                if board.is_legal(p, c) {
-                    board.play_unchecked(p, c);
-                }
-            }
+            let board = crate::board::scattered_board(size, &mut rng);
             for color in Color::ALL {
                 let ctx = Context::new(&board, color, None, None, false);
                 for p in board.points() {
