@@ -21,8 +21,9 @@ use crate::score::{self, PointStatus};
 /// territory counting, once no border is left open (every empty region
 /// touches one colour only, or is a single dame point) and no chain is in
 /// atari, leaving aside own stones the count calls dead. Only own stones in
-/// `given_up` (those the search expects to lose) are asked of the judge:
-/// it costs more than a move's search on a small board.
+/// `given_up` (those the search expects to lose) are asked of the judge,
+/// whose reading costs hundredths of a second on 9x9 and up to a second on
+/// 19x19.
 pub fn passing_wins(game: &Game, color: Color, given_up: Bitboard) -> bool {
     let opponent_passed = game.moves().last() == Some(&(color.opponent(), Move::Pass));
     if opponent_passed {
@@ -60,10 +61,7 @@ fn loose_own_stones(game: &Game, color: Color) -> Option<Bitboard> {
     if opponent.iter().any(|p| board.in_atari(p)) {
         return None;
     }
-    let mut loose = Bitboard::EMPTY;
-    for p in own.iter().filter(|&p| board.in_atari(p)) {
-        loose |= Bitboard::single(p);
-    }
+    let mut loose: Bitboard = own.iter().filter(|&p| board.in_atari(p)).collect();
     let empty = Bitboard::on_board(board.size()) & !(own | opponent);
     for region in empty.components() {
         let rim = region.neighbours();

@@ -280,8 +280,8 @@ impl Searcher {
                 ..Control::default()
             }
         };
-        let (analysis, dead) = self.search(game, color, ctl, cleanup, stop, report_every, report);
-        let decision = self.decide(game, color, cleanup, &analysis, &dead);
+        let analysis = self.search(game, color, ctl, cleanup, stop, report_every, report);
+        let decision = self.decide(game, color, cleanup, &analysis);
         if !self.params.quiet {
             let size = game.board().size();
             let what = match decision {
@@ -326,7 +326,6 @@ impl Searcher {
             avoid: limits.avoid,
         };
         self.search(game, color, ctl, false, stop, report_every, report)
-            .0
     }
 
     /// The tree root for `game`, reusing the old tree when it holds the position.
@@ -362,8 +361,7 @@ impl Searcher {
         root
     }
 
-    /// Runs one search; returns the analysis and, per point (padded index),
-    /// whether it holds an opponent stone the playouts find dead.
+    /// Runs one search; returns its analysis, with the ownership map.
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
@@ -374,7 +372,7 @@ impl Searcher {
         stop: &AtomicBool,
         report_every: Option<Duration>,
         report: &mut dyn FnMut(&Analysis),
-    ) -> (Analysis, Vec<bool>) {
+    ) -> Analysis {
         let start = Instant::now();
         let root = self.prepare_root(game, color);
         let arena = &self.tree.as_ref().expect("prepared").arena;
@@ -514,20 +512,7 @@ impl Searcher {
             w.flush();
             shared.stop.store(true, Relaxed);
         });
-        let analysis = shared.analysis(start.elapsed(), true);
-        let opp = color.opponent();
-        let mut dead = vec![false; SLOTS];
-        if !analysis.ownership.is_empty() {
-            for (i, p) in shared.root_board.points().enumerate() {
-                let mine = if color == Color::Black {
-                    analysis.ownership[i]
-                } else {
-                    -analysis.ownership[i]
-                };
-                dead[p.index()] = shared.root_board.get(p) == Some(opp) && mine > 0.5;
-            }
-        }
-        (analysis, dead)
+        shared.analysis(start.elapsed(), true)
     }
 
     /// The move to play from the analysis: the most visited, with the pass,
@@ -538,7 +523,6 @@ impl Searcher {
         color: Color,
         cleanup: bool,
         analysis: &Analysis,
-        dead: &[bool],
     ) -> Decision {
         let board = game.board();
         let Some(best) = analysis.candidates.first() else {
@@ -563,11 +547,11 @@ impl Searcher {
         let mut choice = best.mv;
         if cleanup {
             // Capture dead stones before passing.
-            let dead_left = dead.iter().any(|&d| d);
-            if dead_left && choice == Move::Pass {
+            let dead = lost_stones(board, color.opponent(), &analysis.ownership);
+            if !dead.is_empty() && choice == Move::Pass {
                 let next_to_dead = |m: Move| {
                     m.point()
-                        .is_some_and(|p| p.neighbours().iter().any(|n| dead[n.index()]))
+                        .is_some_and(|p| p.neighbours().iter().any(|&n| dead.contains(n)))
                 };
                 choice = analysis
                     .candidates
@@ -578,7 +562,7 @@ impl Searcher {
             }
         } else if choice != Move::Pass
             && best.winrate < COUNT_PASS_BELOW
-            && ending::passing_wins(game, color, given_up(board, color, &analysis.ownership))
+            && ending::passing_wins(game, color, lost_stones(board, color, &analysis.ownership))
         {
             choice = Move::Pass;
         } else if choice == Move::Pass && ending::passing_loses(game, color) {
@@ -641,18 +625,19 @@ impl Searcher {
     }
 }
 
-/// Own stones on points the playouts give to the opponent more often than
-/// not by a wide margin (ownership beyond 0.5 the other way): the stones
-/// the search has given up.
-fn given_up(board: &Board, color: Color, ownership: &[f64]) -> Bitboard {
-    let mut stones = Bitboard::EMPTY;
-    for (p, &o) in board.points().zip(ownership) {
-        let mine = if color == Color::Black { o } else { -o };
-        if board.get(p) == Some(color) && mine < -0.5 {
-            stones |= Bitboard::single(p);
-        }
-    }
-    stones
+/// The stones of `owner` on points the search's playouts give to the other
+/// side by a wide margin (ownership beyond 0.5 its way): the stones the
+/// search expects `owner` to lose. None when `ownership` is empty.
+fn lost_stones(board: &Board, owner: Color, ownership: &[f64]) -> Bitboard {
+    board
+        .points()
+        .zip(ownership)
+        .filter(|&(p, &o)| {
+            let theirs = if owner == Color::Black { -o } else { o };
+            board.get(p) == Some(owner) && theirs > 0.5
+        })
+        .map(|(p, _)| p)
+        .collect()
 }
 
 /// Node cap for a memory budget: a third is kept for the copy of the reused

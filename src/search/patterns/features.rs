@@ -464,7 +464,7 @@ impl<'a> Context<'a> {
         for n in p.neighbours() {
             if let Some(c) = board.get(n) {
                 // Liberties up to 3: only 1, 2 and more are told apart.
-                let libs = board.first_liberties(n, &mut [n; 3]);
+                let libs = liberties_up_to::<3>(board, n);
                 if libs <= 2 {
                     tactical = true;
                 }
