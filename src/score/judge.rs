@@ -598,6 +598,28 @@ fn confirm_seki(board: &Board, calls: &mut Calls) {
                 }
             }
         }
+        let mut reason = Reason::SekiBroken;
+        if killable.iter().all(|k| !k.is_empty()) {
+            // Each side, moving first, captures: no seki, but the region
+            // belongs to whoever's chains survive the other moving first.
+            // A chain captured even when its owner moves first is dead.
+            for c in Color::ALL {
+                killable[c.index()].retain(|&chain| {
+                    let q = chain.first().expect("a chain has a stone");
+                    let r = confirm::can_capture(
+                        board,
+                        region,
+                        playable,
+                        q,
+                        c.opponent(),
+                        c,
+                        confirm::SEKI_BUDGET,
+                    );
+                    r == Some(true)
+                });
+            }
+            reason = Reason::CapturedEitherWay;
+        }
         for c in Color::ALL {
             if killable[c.index()].is_empty() || !killable[c.opponent().index()].is_empty() {
                 continue;
@@ -608,7 +630,7 @@ fn confirm_seki(board: &Board, calls: &mut Calls) {
                 Reason::SekiPartnerDies,
             );
             for &chain in &killable[c.index()] {
-                calls.set(chain, PointStatus::Dead, Reason::SekiBroken);
+                calls.set(chain, PointStatus::Dead, reason);
             }
         }
     }

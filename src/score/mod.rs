@@ -91,6 +91,9 @@ pub enum Reason {
     /// In a seki region the other side, moving first, breaks (read out
     /// under the confirmation rules).
     SekiBroken,
+    /// In a seki region where each side, moving first, captures: captured
+    /// even when its own side moves first (read out).
+    CapturedEitherWay,
     /// In a seki region whose other side dies (read out).
     SekiPartnerDies,
     /// Its eye space is killed, the attacker moving first (read out under
@@ -120,6 +123,9 @@ impl fmt::Display for Reason {
             Reason::RaceWon => f.write_str("its race partner dies (read)"),
             Reason::SekiNeighbour => f.write_str("shares a liberty with a seki chain"),
             Reason::SekiBroken => f.write_str("seki broken, attacker first (read)"),
+            Reason::CapturedEitherWay => {
+                f.write_str("no seki: captured whoever moves first (read)")
+            }
             Reason::SekiPartnerDies => f.write_str("its seki partner dies (read)"),
             Reason::EyeSpaceKilled => f.write_str("eye space killed, attacker first (read)"),
             Reason::InsideDeadGroup => f.write_str("inside a dead group"),

@@ -170,6 +170,37 @@ fn a_false_seki_the_attacker_can_break_is_dead() {
     assert_eq!(count(&game, &j).to_string(), "W+15.5");
 }
 
+/// White's right group (D9 to J3) has only G9, H9 and H8 left around
+/// Black's G8: no seki, though either side moving first captures. Black
+/// first kills at once; White first takes G8 with H8 and G9, but Black's
+/// throw-in at G9 after H8 leaves a two-point eye. The last position of a
+/// 9x9 match game whose pass kosumi's count called seki (GNU Go 3.8 and
+/// Pachi: B+23.5).
+const CAPTURED_EITHER_WAY: [&str; 9] = [
+    "XXXOOO..O",
+    ".XXXOOX.O",
+    "OX.XXOOOO",
+    "XXXOOXXXO",
+    "OXXOOX.XO",
+    "OOXXOXXOO",
+    ".OOOOOXXO",
+    ".O..OXX.X",
+    "...OOOXX.",
+];
+
+#[test]
+fn a_region_either_side_captures_moving_first_is_no_seki() {
+    let game = position(&CAPTURED_EITHER_WAY, RuleSet::Chinese, 7.5);
+    let j = judge(&game);
+    assert!(j.stones_with(PointStatus::Seki).is_empty());
+    assert_eq!(j.status(at("G8")), Some(PointStatus::Alive));
+    for p in ["D9", "F8", "J9", "J3", "H4"] {
+        assert_eq!(j.status(at(p)), Some(PointStatus::Dead), "{p}");
+    }
+    assert_eq!(j.reason(at("J9")), Some(Reason::CapturedEitherWay));
+    assert_eq!(count(&game, &j).to_string(), "B+23.5");
+}
+
 /// Bent four in the corner: White's corner (C9, B8-C8, C7, A6-C6) and the
 /// black stones A9-A7 share B9 and B7 as in a seki, but Black can give up
 /// four stones at B9, make the bent four and take the ko first; in
