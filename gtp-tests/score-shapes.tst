@@ -133,3 +133,18 @@ loadsgf games/score-capture-to-pyramid.sgf
 #? [B\+71\.5]
 920 final_status_list dead
 #? [(?=(.* )?A2( |$))(?=(.* )?E1( |$))(?=(.* )?B3( |$))\S+( \S+){7}]
+
+# White's group D9-J3 keeps only G9, H9 and H8 around Black's G8: Black
+# moving first kills it; White moving first takes G8 with H8 and G9, but
+# Black's throw-in at G9 after H8 leaves it one eye. Either side moving
+# first captures, yet it is no seki: the white group (16 stones) and A7 are
+# dead (GNU Go 3.8 agrees; a 9x9 match game's last position, where kosumi
+# had counted a seki). Black: the white group's and A7's points, the
+# empty points of its area, and 17 prisoners; White's bottom left, + 6.5.
+loadsgf games/score-captured-either-way.sgf
+1010 final_score
+#? [B\+28\.5]
+1020 final_status_list dead
+#? [(?=(.* )?D9( |$))(?=(.* )?J3( |$))(?=(.* )?A7( |$))\S+( \S+){16}]
+1030 final_status_list seki
+#? []
