@@ -328,6 +328,18 @@ fn engines_are_told_the_match_rules_before_komi() {
 }
 
 #[test]
+fn a_referee_that_knows_kgs_rules_is_told_the_match_rules() {
+    let dir = scratch("referee-rules");
+    let log = dir.join("referee.log");
+    let referee = fake(&format!("--final-score W+3 --log '{}'", log.display()));
+    let report = fake_match("", "", &["--rules", "chinese", "--referee", &referee]).unwrap();
+    assert_eq!(only_game(&report).result, "W+3");
+    let sent = fs::read_to_string(&log).unwrap();
+    let rules = sent.find("kgs-rules chinese").expect("rules sent");
+    assert!(rules < sent.find("komi").unwrap(), "{sent}");
+}
+
+#[test]
 fn final_scores_are_recorded_and_disagreement_flagged() {
     let report = fake_match("--final-score B+1", "--final-score W+6.5", &[]).unwrap();
     let g = only_game(&report);

@@ -72,6 +72,8 @@ pub struct MatchArgs {
     #[arg(long, value_enum)]
     pub scorer: Option<Scorer>,
     /// Referee engine command line; a fresh process replays each game and answers `final_score`.
+    /// It is told the match's rules with `kgs-rules` when it knows that command; GNU Go does not,
+    /// so for area counting give it `--chinese-rules` (`--referee "gnugo --mode gtp --chinese-rules"`).
     #[arg(long, value_name = "CMD")]
     pub referee: Option<String>,
     /// Folder of SGF files whose main lines open the games (each used for two games).

@@ -2,6 +2,7 @@
 //! engines' agreed `final_score`.
 
 use super::config::{Config, Scorer};
+use super::game::tell_rules;
 use crate::board::Game;
 use crate::cli::gtp_client::{vertex, GtpEngine};
 use crate::score::Judgement;
@@ -77,6 +78,9 @@ fn referee_score(cfg: &Config, game: &Game) -> Result<f64, String> {
         .expect("referee scorer has a command");
     let mut referee = GtpEngine::start("referee", cmd, &cfg.stderr).map_err(|e| e.to_string())?;
     let t = cfg.move_timeout;
+    // A referee that knows `kgs-rules` counts under the match's rules;
+    // others (GNU Go) count by their own, set on their command line.
+    tell_rules(&mut referee, &cfg.rules_name, t).map_err(|e| e.to_string())?;
     let mut send = |c: &str| -> Result<String, String> {
         match referee.send(c, t) {
             Ok(Ok(text)) => Ok(text),

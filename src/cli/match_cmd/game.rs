@@ -48,7 +48,11 @@ pub(super) struct Played {
 /// and counts by its own default rules, for example simple ko where the
 /// match forbids a superko repetition. An engine that refuses the name
 /// keeps its own rules, with a warning.
-fn tell_rules(engine: &mut GtpEngine, rules: &str, t: Duration) -> Result<(), MatchError> {
+pub(super) fn tell_rules(
+    engine: &mut GtpEngine,
+    rules: &str,
+    t: Duration,
+) -> Result<(), MatchError> {
     // An engine that does not answer `known_command` does not know it either.
     if !matches!(engine.send("known_command kgs-rules", t)?, Ok(ref yes) if yes == "true") {
         return Ok(());

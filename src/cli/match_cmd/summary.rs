@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::config::Config;
+use super::config::{Config, Scorer};
 use super::results::{GameSummary, ALL_REASONS};
 use super::stats::{elo_estimate, score_interval, SprtDecision, Tally};
 use crate::board::Color;
@@ -112,9 +112,14 @@ pub(super) fn table(
     if !disputed.is_empty() {
         let _ = writeln!(
             out,
-            "The engines' final_score disagreed in {} game(s): {}",
+            "The engines' final_score disagreed in {} game(s): {}{}",
             disputed.len(),
-            disputed.join(", ")
+            disputed.join(", "),
+            if cfg.scorer == Scorer::SelfCount {
+                " (kosumi's count decided them; --referee CMD has another engine count)"
+            } else {
+                ""
+            }
         );
     }
     if let Some(sprt) = cfg.sprt {
