@@ -600,9 +600,9 @@ fn confirm_seki(board: &Board, calls: &mut Calls) {
         }
         let mut reason = Reason::SekiBroken;
         if killable.iter().all(|k| !k.is_empty()) {
-            // Each side, moving first, captures: no seki, but the region
-            // belongs to whoever's chains survive the other moving first.
-            // A chain captured even when its owner moves first is dead.
+            // Each side, moving first, captures something: no seki. Keep
+            // the chains captured even when their own side moves first:
+            // they are dead, and the other side's chains live.
             for c in Color::ALL {
                 killable[c.index()].retain(|&chain| {
                     let q = chain.first().expect("a chain has a stone");
