@@ -577,6 +577,19 @@ fn confirm_seki(board: &Board, calls: &mut Calls) {
         if (playable & !stones).count() > confirm::MAX_EMPTY {
             playable = region | inside;
         }
+        // Whether the chain of `c` through `q` is captured with `first` to move.
+        let captured = |q: Point, c: Color, first: Color| {
+            let r = confirm::can_capture(
+                board,
+                region,
+                playable,
+                q,
+                c.opponent(),
+                first,
+                confirm::SEKI_BUDGET,
+            );
+            r == Some(true)
+        };
         // Chains of each colour in the region the other side can kill.
         let mut killable = [Vec::new(), Vec::new()];
         for c in Color::ALL {
@@ -584,16 +597,7 @@ fn confirm_seki(board: &Board, calls: &mut Calls) {
             while let Some(q) = chains.first() {
                 let chain = Bitboard::flood_fill(Bitboard::single(q), board.stones(c));
                 chains &= !chain;
-                let r = confirm::can_capture(
-                    board,
-                    region,
-                    playable,
-                    q,
-                    c.opponent(),
-                    c.opponent(),
-                    confirm::SEKI_BUDGET,
-                );
-                if r == Some(true) {
+                if captured(q, c, c.opponent()) {
                     killable[c.index()].push(chain);
                 }
             }
@@ -604,19 +608,8 @@ fn confirm_seki(board: &Board, calls: &mut Calls) {
             // the chains captured even when their own side moves first:
             // they are dead, and the other side's chains live.
             for c in Color::ALL {
-                killable[c.index()].retain(|&chain| {
-                    let q = chain.first().expect("a chain has a stone");
-                    let r = confirm::can_capture(
-                        board,
-                        region,
-                        playable,
-                        q,
-                        c.opponent(),
-                        c,
-                        confirm::SEKI_BUDGET,
-                    );
-                    r == Some(true)
-                });
+                killable[c.index()]
+                    .retain(|&chain| captured(chain.first().expect("a chain has a stone"), c, c));
             }
             reason = Reason::CapturedEitherWay;
         }
