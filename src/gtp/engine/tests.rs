@@ -1,0 +1,141 @@
+use super::*;
+
+fn run(engine: &mut Engine, script: &str) -> String {
+    let mut out = Vec::new();
+    let mut text = String::new();
+    for line in script.lines() {
+        text.push_str(&engine.execute_line(line.as_bytes(), &mut out).unwrap());
+    }
+    String::from_utf8(out).unwrap() + &text
+}
+
+#[test]
+fn table_drives_known_and_list() {
+    let mut e = Engine::new(EngineOptions::default());
+    let out = run(&mut e, "list_commands");
+    assert!(out.starts_with("= protocol_version\nname\n"));
+    assert!(out.ends_with("kosumi-statistics\n\n"));
+    assert!(!out.contains("\nanalyze\n"));
+    assert_eq!(run(&mut e, "known_command play"), "= true\n\n");
+    assert_eq!(run(&mut e, "known_command PLAY"), "= false\n\n");
+    assert_eq!(run(&mut e, "7 foo"), "?7 unknown command\n\n");
+}
+
+#[test]
+fn play_and_errors() {
+    let mut e = Engine::new(EngineOptions::default());
+    assert_eq!(run(&mut e, "boardsize 9"), "=\n\n");
+    assert_eq!(run(&mut e, "play b e5"), "=\n\n");
+    assert_eq!(run(&mut e, "play w E5"), "? illegal move\n\n");
+    assert_eq!(
+        run(&mut e, "play x e5"),
+        "? invalid color or coordinate\n\n"
+    );
+    assert_eq!(
+        run(&mut e, "play b j10"),
+        "? invalid color or coordinate\n\n"
+    );
+    assert_eq!(run(&mut e, "boardsize 26"), "? unacceptable size\n\n");
+    assert_eq!(run(&mut e, "undo"), "=\n\n");
+    assert_eq!(run(&mut e, "undo"), "? cannot undo\n\n");
+    assert_eq!(run(&mut e, "fixed_handicap 4"), "= C3 G7 C7 G3\n\n");
+    assert_eq!(run(&mut e, "fixed_handicap 2"), "? board not empty\n\n");
+}
+
+#[test]
+fn sgf_round_trip_through_commands() {
+    let mut e = Engine::new(EngineOptions::default());
+    run(
+        &mut e,
+        "boardsize 9\nfixed_handicap 2\nplay w d5\nplay b pass\nplay w e5",
+    );
+    let record = record_from_game(e.game());
+    let back = GameRecord::from_sgf(record.to_sgf().as_bytes())
+        .unwrap()
+        .to_game(None, Rules::japanese(), None)
+        .unwrap();
+    assert_eq!(back.board(), e.game().board());
+    assert_eq!(back.moves(), e.game().moves());
+    assert_eq!(back.handicap(), 2);
+}
+
+/// A scratch SGF file for `loadsgf`.
+fn sgf_file(name: &str, text: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("kosumi-engine-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn a_files_rules_hold_for_its_game_only() {
+    let mut e = Engine::new(EngineOptions::default());
+    let chinese = sgf_file("ru.sgf", "(;GM[1]SZ[9]RU[Chinese];B[ee])");
+    let plain = sgf_file("plain.sgf", "(;GM[1]SZ[9];B[ee])");
+    run(&mut e, &format!("loadsgf {}", chinese.display()));
+    assert_eq!(e.game().rules(), Rules::new(crate::board::RuleSet::Chinese));
+    assert_eq!(e.game().komi(), 7.5);
+    // A file without RU: the engine's own rules, not the last file's.
+    run(&mut e, &format!("loadsgf {}", plain.display()));
+    assert_eq!(e.game().rules(), Rules::japanese());
+    assert_eq!(e.game().komi(), 6.5);
+    // A new game after a file brings back the engine's rules and komi.
+    for reset in ["clear_board", "boardsize 13"] {
+        run(&mut e, &format!("loadsgf {}", chinese.display()));
+        assert_eq!(run(&mut e, reset), "=\n\n");
+        assert_eq!(e.game().rules(), Rules::japanese(), "{reset}");
+        assert_eq!(e.game().komi(), 6.5, "{reset}");
+    }
+    let _ = std::fs::remove_file(chinese);
+    let _ = std::fs::remove_file(plain);
+}
+
+#[test]
+fn command_line_rules_stand_until_a_command_changes_them() {
+    let mut e = Engine::new(EngineOptions {
+        rules: Rules::new(crate::board::RuleSet::Chinese),
+        ..EngineOptions::default()
+    });
+    assert_eq!(e.game().komi(), 7.5);
+    let japanese = sgf_file("jp.sgf", "(;GM[1]SZ[9]RU[Japanese]KM[0.5];B[ee])");
+    run(&mut e, &format!("loadsgf {}", japanese.display()));
+    assert_eq!(e.game().rules(), Rules::japanese());
+    assert_eq!(e.game().komi(), 0.5);
+    run(&mut e, "boardsize 9");
+    assert_eq!(e.game().rules(), Rules::new(crate::board::RuleSet::Chinese));
+    assert_eq!(e.game().komi(), 7.5);
+    // kgs-rules changes them for this game and every later one; komi
+    // follows the rules while no komi was given.
+    assert_eq!(run(&mut e, "kgs-rules japanese"), "=\n\n");
+    assert_eq!(e.game().rules(), Rules::japanese());
+    assert_eq!(e.game().komi(), 6.5);
+    run(&mut e, &format!("loadsgf {}", japanese.display()));
+    run(&mut e, "clear_board");
+    assert_eq!(e.game().rules(), Rules::japanese());
+    assert_eq!(run(&mut e, "kosumi-param rules chinese"), "=\n\n");
+    run(&mut e, "boardsize 19");
+    assert_eq!(e.game().rules(), Rules::new(crate::board::RuleSet::Chinese));
+    let _ = std::fs::remove_file(japanese);
+}
+
+#[test]
+fn an_explicit_komi_stands_across_games() {
+    let mut e = Engine::new(EngineOptions {
+        komi: Some(0.5),
+        ..EngineOptions::default()
+    });
+    assert_eq!(e.game().komi(), 0.5);
+    run(&mut e, "kgs-rules chinese");
+    assert_eq!(e.game().komi(), 0.5, "--komi is kept over the rules' komi");
+    assert_eq!(run(&mut e, "komi 5"), "=\n\n");
+    let with_km = sgf_file("km.sgf", "(;GM[1]SZ[9]KM[2.5];B[ee])");
+    run(&mut e, &format!("loadsgf {}", with_km.display()));
+    assert_eq!(e.game().komi(), 2.5, "the file's komi for its game");
+    run(&mut e, "clear_board");
+    assert_eq!(e.game().komi(), 5.0, "then the last komi command's");
+    // The controller's komi after boardsize/clear_board, as GoGui and
+    // twogtp send it, is the game's.
+    run(&mut e, "boardsize 9\nclear_board\nkomi 7");
+    assert_eq!(e.game().komi(), 7.0);
+    assert!(run(&mut e, "showboard").contains("komi 7"));
+    let _ = std::fs::remove_file(with_km);
+}
