@@ -13,7 +13,7 @@ use super::tactics::{
     any_ataried_neighbour, breaks_false_seki, escape_is_ladder, eye_fix_moves, nakade_point,
     self_atari_cousin, two_liberty_moves, useful_sacrifice,
 };
-use super::tunables::SearchWeights;
+use super::tunables::{SearchWeights, SMALL_BOARD_MAX};
 use crate::board::{Bitboard, Board, Color, FastRng, Point, STRIDE};
 use smallvec::SmallVec;
 use std::sync::Arc;
@@ -76,8 +76,11 @@ pub struct PriorWeights {
     /// strongest move's.
     pub learned: f32,
     /// Virtual wins from the learned move patterns: this times the square
-    /// root of the move's probability among the candidates (0: off).
+    /// root of the move's probability among the candidates (0: off), on
+    /// boards up to 13x13.
     pub learned_wins: f32,
+    /// The same on larger boards, whose own matches decide it.
+    pub learned_wins_large: f32,
 }
 
 impl Default for PriorWeights {
@@ -104,6 +107,7 @@ impl Default for PriorWeights {
             pass_early: 20.0,
             learned: 0.0,
             learned_wins: 150.0,
+            learned_wins_large: 150.0,
         }
     }
 }
@@ -404,10 +408,22 @@ impl Policy {
 
     /// `prior` with the learned patterns' opinion added: `relative` is the
     /// move's strength over the strongest candidate's, `probability` its
-    /// strength over the sum of all candidates', both in [0, 1].
-    pub fn learned_prior(&self, prior: Prior, relative: f32, probability: f32) -> Prior {
+    /// strength over the sum of all candidates', both in [0, 1], on a
+    /// board of `size`.
+    pub fn learned_prior(
+        &self,
+        prior: Prior,
+        relative: f32,
+        probability: f32,
+        size: usize,
+    ) -> Prior {
         let k = self.prior.learned;
-        let wins = self.prior.learned_wins * probability.clamp(0.0, 1.0).sqrt();
+        let weight = if size <= SMALL_BOARD_MAX {
+            self.prior.learned_wins
+        } else {
+            self.prior.learned_wins_large
+        };
+        let wins = weight * probability.clamp(0.0, 1.0).sqrt();
         let good = prior.visits * prior.value + k * relative.clamp(0.0, 1.0).sqrt() + wins;
         let visits = prior.visits + k + wins;
         Prior {

@@ -1321,7 +1321,9 @@ impl<'a> Worker<'a> {
             if best > 0.0 {
                 for (k, (_, prior)) in self.priors.iter_mut().enumerate() {
                     let s = self.strengths[k];
-                    *prior = sh.policy.learned_prior(*prior, s / best, s / sum);
+                    *prior = sh
+                        .policy
+                        .learned_prior(*prior, s / best, s / sum, board.size());
                 }
             }
         }

@@ -153,6 +153,7 @@ impl Policy {
             ("prior.pass_early", &mut p.pass_early),
             ("prior.learned", &mut p.learned),
             ("prior.learned_wins", &mut p.learned_wins),
+            ("prior.learned_wins_large", &mut p.learned_wins_large),
             ("playout.capture", &mut r.capture),
             ("playout.escape", &mut r.escape),
             ("playout.pattern", &mut r.pattern),
