@@ -107,7 +107,7 @@ impl Default for PriorWeights {
             pass_early: 20.0,
             learned: 0.0,
             learned_wins: 150.0,
-            learned_wins_large: 150.0,
+            learned_wins_large: 600.0,
         }
     }
 }

@@ -32,7 +32,8 @@ pub struct SearchWeights {
     /// shapes draw playout moves (measured on 13x13 only).
     pub playout_shapes_min_size: usize,
     /// Largest board on which the two-liberty fight rules and the ladder
-    /// read before escaping run.
+    /// read before escaping run (every size by default: measured on 9x9
+    /// and 19x19, 13x13 in between).
     pub fights_max_size: usize,
     /// Extra AMAF weight of a move played right after a node, falling
     /// linearly to none at the end of the playout (0: every move weighs 1).
@@ -59,7 +60,7 @@ impl Default for SearchWeights {
             explore: 0.0,
             learned_min_size: 9,
             playout_shapes_min_size: 13,
-            fights_max_size: 11,
+            fights_max_size: 19,
             rave_distance: 3.0,
             prior_relative: 1.0,
             expand_small: 2,
