@@ -32,8 +32,8 @@ pub struct SearchWeights {
     /// shapes draw playout moves (measured on 13x13 only).
     pub playout_shapes_min_size: usize,
     /// Largest board on which the two-liberty fight rules and the ladder
-    /// read before escaping run (every size by default: measured on 9x9
-    /// and 19x19, 13x13 in between).
+    /// read before escaping run (measured on 9x9 and 19x19; 13x13 lies
+    /// between, larger boards are left as they were).
     pub fights_max_size: usize,
     /// Extra AMAF weight of a move played right after a node, falling
     /// linearly to none at the end of the playout (0: every move weighs 1).
