@@ -3,11 +3,11 @@
 //! [`crate::score`] judges a final position with its own light playouts,
 //! which never fill a shared liberty and so keep seki, but let a group shut
 //! inside the opponent's area live about half the time whatever its shape.
-//! The search's playouts know shapes, ladders, two-liberty fights and
-//! nakade, and kill most such groups. Tallying as many playouts of each
-//! kind gets more games right than either alone (docs/counting.md), so
-//! every count kosumi reports (`final_score`, `final_status_list`,
-//! `kosumi score`, `kosumi match`) goes through here.
+//! The search's playouts know shapes, ladders, two-liberty fights (here
+//! up to 11x11) and nakade, and kill most such groups. Tallying as many
+//! playouts of each kind gets more games right than either alone
+//! (docs/counting.md), so every count kosumi reports (`final_score`,
+//! `final_status_list`, `kosumi score`, `kosumi match`) goes through here.
 
 use super::Policy;
 use crate::board::{Board, Color, FastRng, Game, Point};
@@ -30,8 +30,8 @@ impl PlayoutPolicy for Policy {
 /// Largest board on which the judge's playouts run the two-liberty fight
 /// rules: the size counting was measured with. The search's own default
 /// (every size, for strength on 19x19) cost 4 winners on the tune half
-/// (3,932 against 3,936): 7 games turned wrong, most by killing a big group
-/// (18 to 42 stones) the players counted alive, and 3 turned right.
+/// (3,932 against 3,936): 7 games turned wrong, 4 of them by killing a
+/// group of 18 to 42 stones the players counted alive, and 3 turned right.
 const REFEREE_FIGHTS_MAX_SIZE: usize = 11;
 
 /// The playout policy of the judge: the search's at its default weights,
