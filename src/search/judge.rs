@@ -27,21 +27,47 @@ impl PlayoutPolicy for Policy {
     }
 }
 
-/// Largest board on which the judge's playouts run the two-liberty fight
-/// rules: the size counting was measured with. The search's own default
-/// (every size, for strength on 19x19) cost 4 winners on the tune half
-/// (3,932 against 3,936): 7 games turned wrong, 4 of them by killing a
-/// group of 18 to 42 stones the players counted alive, and 3 turned right.
-const REFEREE_FIGHTS_MAX_SIZE: usize = 11;
+/// The playout weights counting was measured with (31bb325, again 8c05057),
+/// frozen so that tuning the search's defaults cannot move a count
+/// unmeasured: af36af4 turned the fight rules on for 19x19 search and,
+/// through the judge, cost 4 winners on the tune half (3,932 against 3,936:
+/// 7 games turned wrong, 4 of them by killing a group of 18 to 42 stones the
+/// players counted alive). Every `playout.` tunable must be named here.
+const REFEREE_PARAMS: [(&str, f64); 19] = [
+    // The two-liberty fight rules and the ladder read only up to 11x11.
+    ("search.fights_max_size", 11.0),
+    ("playout.capture", 0.95),
+    ("playout.escape", 0.9),
+    ("playout.pattern", 0.9),
+    ("playout.nakade", 0.9),
+    ("playout.nakade_size", 3.0),
+    ("playout.two_liberties", 0.9),
+    ("playout.reject_self_atari", 0.8),
+    ("playout.escape_ladder", 1.0),
+    ("playout.counter_atari", 0.0),
+    ("playout.eye_fix", 0.0),
+    ("playout.pattern_last2", 0.0),
+    ("playout.sacrifice", 0.0),
+    ("playout.false_seki", 0.0),
+    ("playout.ko", 0.0),
+    ("playout.last_good_reply", 0.0),
+    ("playout.self_atari_cousin", 0.0),
+    ("playout.learned_rest", 0.02),
+    ("playout.learned_min", 4.0),
+];
 
-/// The playout policy of the judge: the search's at its default weights,
-/// whatever `--param` says, so a count never depends on tuning; the fight
-/// rules stay at [`REFEREE_FIGHTS_MAX_SIZE`].
+/// The playout policy of the judge: the search's rules with
+/// [`REFEREE_PARAMS`], whatever the defaults or `--param` say, and no
+/// learned patterns.
 fn referee_policy() -> &'static Policy {
     static POLICY: OnceLock<Policy> = OnceLock::new();
     POLICY.get_or_init(|| {
         let mut policy = Policy::mogo();
-        policy.search.fights_max_size = REFEREE_FIGHTS_MAX_SIZE;
+        for (name, value) in REFEREE_PARAMS {
+            policy
+                .set_param(name, value)
+                .expect("REFEREE_PARAMS names only known tunables");
+        }
         policy
     })
 }
@@ -66,4 +92,24 @@ pub fn judge_with_seed(game: &Game, seed: u64, playouts: usize) -> Judgement {
 /// The count of `game` under its rules, judged by [`judge`].
 pub fn final_score(game: &Game) -> Score {
     score::count(game, &judge(game))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn referee_params_name_every_playout_tunable() {
+        let policy = referee_policy();
+        for (name, value) in policy.params() {
+            let frozen = REFEREE_PARAMS.iter().find(|(n, _)| *n == name);
+            match frozen {
+                Some(&(_, v)) => assert_eq!(value, v, "{name}"),
+                None => assert!(
+                    !name.starts_with("playout."),
+                    "{name}: give the referee its value in REFEREE_PARAMS"
+                ),
+            }
+        }
+    }
 }
