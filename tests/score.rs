@@ -273,6 +273,7 @@ fn table_games_are_read_out_of_their_archives() {
     let all = Pick {
         half: None,
         every: 1,
+        skip: 0,
         first: None,
     };
     let games = from_table(&table, &archives, &all).unwrap();
@@ -301,6 +302,7 @@ fn table_games_are_read_out_of_their_archives() {
     let second = Pick {
         half: Some("validate"),
         every: 2,
+        skip: 0,
         first: Some(5),
     };
     let games = from_table(&table, &archives, &second).unwrap();
@@ -311,6 +313,19 @@ fn table_games_are_read_out_of_their_archives() {
         ..all
     };
     assert_eq!(from_table(&table, &archives, &capped).unwrap().len(), 1);
+    // A window: skip the first three, then at most one.
+    let window = Pick {
+        skip: 3,
+        first: Some(1),
+        ..all
+    };
+    let games = from_table(&table, &archives, &window).unwrap();
+    let names: Vec<&str> = games.iter().map(|g| g.name.as_str()).collect();
+    assert_eq!(names, ["a.tar.gz:g/resigned.sgf"]);
+    let past_the_end = Pick { skip: 9, ..all };
+    assert!(from_table(&table, &archives, &past_the_end)
+        .unwrap()
+        .is_empty());
     let nothing = Pick {
         half: Some("other"),
         ..all
@@ -328,6 +343,7 @@ fn table_checks_report_misses_and_errors() {
     let pick = Pick {
         half: None,
         every: 1,
+        skip: 0,
         first: None,
     };
     let games = from_table(&table, &default_archives(&table), &pick).unwrap();

@@ -45,7 +45,11 @@ pub struct ScoreArgs {
     /// Every N-th game of the list or table (the N-th, 2N-th, ...).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub every: usize,
-    /// At most N games (after `--every`).
+    /// Leave out the first N games (after `--every`): `--skip 1000 --first 1000`
+    /// counts the 1,001st to the 2,000th, so a long table can be counted in parts.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub skip: usize,
+    /// At most N games (after `--every` and `--skip`).
     #[arg(long, value_name = "N")]
     pub first: Option<usize>,
     /// Also count the games with GNU Go (a GTP command with `loadsgf` and
@@ -135,6 +139,7 @@ pub fn run(args: &ScoreArgs) -> i32 {
     let pick = Pick {
         half: args.half.as_deref(),
         every: args.every,
+        skip: args.skip,
         first: args.first,
     };
     let games = match (&args.list, &args.tsv) {
@@ -369,6 +374,7 @@ pub fn check_list(list: &Path, opts: &Options, threads: usize) -> Result<ListRep
     let pick = Pick {
         half: None,
         every: 1,
+        skip: 0,
         first: None,
     };
     let games = source::from_list(list, &pick)?;

@@ -23,7 +23,9 @@ pub struct Pick<'a> {
     pub half: Option<&'a str>,
     /// Every n-th game (the n-th, 2n-th, ...), after the half is chosen.
     pub every: usize,
-    /// At most this many games, after `every`.
+    /// Leave out this many games, after `every` (to count a long table in parts).
+    pub skip: usize,
+    /// At most this many games, after `every` and `skip`.
     pub first: Option<usize>,
 }
 
@@ -35,6 +37,7 @@ impl Pick<'_> {
             .enumerate()
             .filter(|(i, _)| (i + 1).is_multiple_of(every))
             .map(|(_, x)| x)
+            .skip(self.skip)
             .take(self.first.unwrap_or(usize::MAX))
             .collect()
     }
