@@ -270,12 +270,7 @@ fn table_games_are_read_out_of_their_archives() {
     let root = archived_games("read");
     let table = root.join("scoring/table.tsv");
     let archives = default_archives(&table);
-    let all = Pick {
-        half: None,
-        every: 1,
-        skip: 0,
-        first: None,
-    };
+    let all = Pick::default();
     let games = from_table(&table, &archives, &all).unwrap();
     let names: Vec<&str> = games.iter().map(|g| g.name.as_str()).collect();
     assert_eq!(
@@ -302,8 +297,8 @@ fn table_games_are_read_out_of_their_archives() {
     let second = Pick {
         half: Some("validate"),
         every: 2,
-        skip: 0,
         first: Some(5),
+        ..all
     };
     let games = from_table(&table, &archives, &second).unwrap();
     assert_eq!(games.len(), 1);
@@ -340,12 +335,7 @@ fn table_checks_report_misses_and_errors() {
     use kosumi::cli::score_cmd::{check_games, CheckOptions};
     let root = archived_games("check");
     let table = root.join("scoring/table.tsv");
-    let pick = Pick {
-        half: None,
-        every: 1,
-        skip: 0,
-        first: None,
-    };
+    let pick = Pick::default();
     let games = from_table(&table, &default_archives(&table), &pick).unwrap();
     let check = CheckOptions {
         threads: 2,

@@ -371,12 +371,7 @@ fn chains(board: &Board) -> impl Iterator<Item = (Color, Point, Bitboard)> + '_ 
 /// Counts every game of a list file (SGF paths relative to its folder) and
 /// compares with its `RE[]`, using up to `threads` worker threads.
 pub fn check_list(list: &Path, opts: &Options, threads: usize) -> Result<ListReport, String> {
-    let pick = Pick {
-        half: None,
-        every: 1,
-        skip: 0,
-        first: None,
-    };
+    let pick = Pick::default();
     let games = source::from_list(list, &pick)?;
     let check = CheckOptions {
         threads,

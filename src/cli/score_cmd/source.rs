@@ -29,6 +29,18 @@ pub struct Pick<'a> {
     pub first: Option<usize>,
 }
 
+/// Every game of the source.
+impl Default for Pick<'_> {
+    fn default() -> Self {
+        Pick {
+            half: None,
+            every: 1,
+            skip: 0,
+            first: None,
+        }
+    }
+}
+
 impl Pick<'_> {
     fn apply<T>(&self, items: Vec<T>) -> Vec<T> {
         let every = self.every.max(1);
