@@ -716,21 +716,10 @@ fn kill_eyeless(
 /// Empty points in areas (with the stones called dead) that touch living
 /// or seki stones of both colours: the dame and the open parts of the board.
 fn open_points(board: &Board, calls: &Calls) -> usize {
-    let on = Bitboard::on_board(board.size());
     let stones = board.stones(Color::Black) | board.stones(Color::White);
-    let dead = marked(on & stones, &calls.status, PointStatus::Dead);
-    let live = |c: Color| board.stones(c) & !dead;
-    let mut areas = on & (!stones | dead);
-    let mut n = 0;
-    while let Some(p) = areas.first() {
-        let area = Bitboard::flood_fill(Bitboard::single(p), on & (!stones | dead));
-        areas &= !area;
-        let nb = area.neighbours();
-        if !(nb & live(Color::Black)).is_empty() && !(nb & live(Color::White)).is_empty() {
-            n += (area & !stones).count();
-        }
-    }
-    n
+    let dead = marked(stones, &calls.status, PointStatus::Dead);
+    let living = Color::ALL.map(|c| board.stones(c) & !dead);
+    (super::shared_points(board.size(), living) & !stones).count()
 }
 
 /// A ko left open at the end counts as it stands, as players count it: a

@@ -138,6 +138,20 @@ impl fmt::Display for Reason {
     }
 }
 
+/// Every point off `living` (empty, or a stone called dead) in a region
+/// whose rim holds living stones of both colours (`living[0]` Black's): the
+/// dame and the shared points of seki, or an open area of an unfinished
+/// game.
+pub(crate) fn shared_points(size: usize, living: [Bitboard; 2]) -> Bitboard {
+    let open = Bitboard::on_board(size) & !(living[0] | living[1]);
+    open.components()
+        .filter(|region| {
+            let rim = region.neighbours();
+            !(rim & living[0]).is_empty() && !(rim & living[1]).is_empty()
+        })
+        .fold(Bitboard::EMPTY, |all, region| all | region)
+}
+
 /// Who a point belongs to when counting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Owner {
@@ -276,14 +290,7 @@ impl Judgement {
     fn remove_forced_fills(&mut self, board: &Board, living: [Bitboard; 2]) {
         let on = Bitboard::on_board(board.size());
         let mut stones = living;
-        let open = on & !(living[0] | living[1]);
-        let shared = open
-            .components()
-            .filter(|region| {
-                let rim = region.neighbours();
-                !(rim & living[0]).is_empty() && !(rim & living[1]).is_empty()
-            })
-            .fold(Bitboard::EMPTY, |all, region| all | region);
+        let shared = shared_points(board.size(), living);
         let mut terr = [Owner::Black, Owner::White]
             .map(|o| -> Bitboard { on.iter().filter(|p| self.owner[p.index()] == o).collect() });
         // Each fill joins its unit and may leave it short in turn: repeat
