@@ -389,7 +389,18 @@ fn marked_games_carry_territory_and_the_result() {
     );
     assert!(last.get("TB").unwrap().iter().any(|v| v == "bh"));
     assert_eq!(last.get("TW").unwrap().len(), 36);
-    assert!(last.first("C").unwrap().starts_with("kosumi counts W+8.5"));
+    let comment = last.first("C").unwrap();
+    assert!(comment.starts_with("kosumi counts W+8.5\n"), "{comment}");
+    assert!(
+        comment.contains("Black 27 territory + 1 prisoners (0 taken in play, 1 dead) = 28\n"),
+        "{comment}"
+    );
+    assert!(
+        comment.contains(
+            "White 36 territory + 0 prisoners (0 taken in play, 0 dead) + 0.5 komi = 36.5\n"
+        ),
+        "{comment}"
+    );
     let marks: usize = record
         .main_line(record.games()[0])
         .map(|n| n.get("TB").map_or(0, <[String]>::len))

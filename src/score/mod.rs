@@ -416,8 +416,60 @@ impl fmt::Display for Score {
     }
 }
 
-/// Counts the position of `game` under its rules, with the stones' fate
-/// given by `j`.
+/// One side's points under the rules counted, and where they come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Breakdown {
+    /// Territory rules: empty points and the points of the opponent's dead
+    /// stones the side surrounds. Area rules: empty points (and dead
+    /// stones' points) in regions touching the side's living stones only.
+    pub territory: u32,
+    /// Area rules: the side's living and seki stones. Zero otherwise.
+    pub stones: u32,
+    /// Territory rules: stones taken in play (Swedish pass stones included).
+    pub captures: u32,
+    /// Territory rules: the opponent's dead stones, taken off at the end.
+    pub dead: u32,
+    /// White's komi; zero for Black.
+    pub komi: f64,
+    /// Counted by area (stones and territory) rather than by territory and
+    /// prisoners.
+    pub area: bool,
+}
+
+impl Breakdown {
+    /// The side's points.
+    pub fn total(&self) -> f64 {
+        f64::from(self.territory + self.stones + self.captures + self.dead) + self.komi
+    }
+}
+
+impl fmt::Display for Breakdown {
+    /// `42 territory + 17 prisoners (15 taken in play, 2 dead) = 59` under
+    /// territory rules, `150 stones + 30 territory = 180` under area rules.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.area {
+            write!(f, "{} stones + {} territory", self.stones, self.territory)?;
+        } else {
+            write!(
+                f,
+                "{} territory + {} prisoners ({} taken in play, {} dead)",
+                self.territory,
+                self.captures + self.dead,
+                self.captures,
+                self.dead
+            )?;
+        }
+        if self.komi > 0.0 {
+            write!(f, " + {} komi", self.komi)?;
+        } else if self.komi < 0.0 {
+            write!(f, " - {} komi", -self.komi)?;
+        }
+        write!(f, " = {}", self.total())
+    }
+}
+
+/// Each side's points (Black's first) in the position of `game` under its
+/// rules, with the stones' fate given by `j`.
 ///
 /// - Territory rules (Japanese, Swedish): territory ([`Judgement::territory`])
 ///   plus prisoners: captures during play (Swedish pass stones included, the
@@ -428,41 +480,53 @@ impl fmt::Display for Score {
 ///   alive under Tromp-Taylor, as its text says.
 ///
 /// Komi goes to White in both.
-pub fn count(game: &Game, j: &Judgement) -> Score {
+pub fn breakdown(game: &Game, j: &Judgement) -> [Breakdown; 2] {
     let board = game.board();
-    let mut pts = [0.0f64; 2];
     let area = game.rules().scoring() == Scoring::Area;
+    let mut t = [Breakdown {
+        area,
+        ..Breakdown::default()
+    }; 2];
+    let side = |o: Owner| match o {
+        Owner::Black => Some(0),
+        Owner::White => Some(1),
+        Owner::Dame => None,
+    };
     for p in board.points() {
-        let owner = j.owner(p);
         let stone = board.get(p);
         let status = j.status(p);
         if area {
             match (stone, status) {
-                (Some(c), Some(PointStatus::Alive | PointStatus::Seki)) => pts[c.index()] += 1.0,
-                _ => match j.area_owner[p.index()] {
-                    Owner::Black => pts[0] += 1.0,
-                    Owner::White => pts[1] += 1.0,
-                    Owner::Dame => {}
-                },
+                (Some(c), Some(PointStatus::Alive | PointStatus::Seki)) => t[c.index()].stones += 1,
+                _ => {
+                    if let Some(i) = side(j.area_owner[p.index()]) {
+                        t[i].territory += 1;
+                    }
+                }
             }
         } else {
-            match owner {
-                Owner::Black => pts[0] += 1.0,
-                Owner::White => pts[1] += 1.0,
-                Owner::Dame => {}
+            if let Some(i) = side(j.owner(p)) {
+                t[i].territory += 1;
             }
             if let (Some(c), Some(PointStatus::Dead)) = (stone, status) {
-                pts[c.opponent().index()] += 1.0;
+                t[c.opponent().index()].dead += 1;
             }
         }
     }
     if !area {
         for c in Color::ALL {
-            pts[c.index()] += f64::from(board.captures(c));
+            t[c.index()].captures = board.captures(c);
         }
     }
-    let black = pts[0];
-    let white = pts[1] + game.komi();
+    t[1].komi = game.komi();
+    t
+}
+
+/// Counts the position of `game` under its rules, with the stones' fate
+/// given by `j`: the totals of [`breakdown`].
+pub fn count(game: &Game, j: &Judgement) -> Score {
+    let [b, w] = breakdown(game, j);
+    let (black, white) = (b.total(), w.total());
     Score {
         black,
         white,

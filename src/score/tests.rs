@@ -111,6 +111,41 @@ fn area_counting_counts_stones_and_tromp_taylor_keeps_every_stone() {
     assert_eq!((s.black, s.white), (28.0, 26.5));
 }
 
+#[test]
+fn the_breakdown_names_where_each_sides_points_come_from() {
+    let game = position(&DEAD_INSIDE, RuleSet::Japanese, 6.5);
+    let j = judge(&game);
+    let [b, w] = breakdown(&game, &j);
+    // A5 and E5 are each a dead stone: a point of territory and a prisoner.
+    assert_eq!((b.territory, b.dead, b.captures, b.stones), (27, 1, 0, 0));
+    assert_eq!((w.territory, w.dead, w.komi), (18, 1, 6.5));
+    assert_eq!(
+        b.to_string(),
+        "27 territory + 1 prisoners (0 taken in play, 1 dead) = 28"
+    );
+    assert_eq!(
+        w.to_string(),
+        "18 territory + 1 prisoners (0 taken in play, 1 dead) + 6.5 komi = 25.5"
+    );
+    let s = count(&game, &j);
+    assert_eq!((s.black, s.white), (b.total(), w.total()));
+
+    let game = position(&DEAD_INSIDE, RuleSet::Chinese, -0.5);
+    let j = judge(&game);
+    let [b, w] = breakdown(&game, &j);
+    assert_eq!(b.stones + b.territory, 45);
+    assert_eq!(
+        w.to_string(),
+        format!(
+            "{} stones + {} territory - 0.5 komi = {}",
+            w.stones,
+            w.territory,
+            w.total()
+        )
+    );
+    assert_eq!(count(&game, &j).white, w.total());
+}
+
 /// Seki without eyes at the bottom: the black chain B1-D1 and the white
 /// chain A2-F2, F1 share A1 and E1. Whoever fills one is captured, and the
 /// captured chain leaves the capturer a straight four: neither side plays.

@@ -1,7 +1,8 @@
 //! `kosumi score`: count finished games from SGF files.
 //!
-//! For each file it prints the score and a diagram with dead stones, seki
-//! and territory marked. With `--list FILE` (SGF paths, one a line,
+//! For each file it prints the score, each side's points as a referee adds
+//! them up (territory, prisoners, komi), and a diagram with dead stones,
+//! seki and territory marked. With `--list FILE` (SGF paths, one a line,
 //! relative to the list's folder) or `--tsv FILE` (the counted-games table:
 //! archive, path inside it, half; the games are read straight out of the
 //! `.tar.gz` archives) it counts every game, compares with its `RE[]` and
@@ -11,7 +12,7 @@
 //! `RE`, `TB` or `TW`.
 
 use crate::board::{Bitboard, Board, Color, Game, Point, Rules};
-use crate::score::{self, Judgement, Owner, PointStatus, Reason, Score};
+use crate::score::{self, Breakdown, Judgement, Owner, PointStatus, Reason, Score};
 use crate::search::judge;
 use crate::sgf::GameRecord;
 use std::path::{Path, PathBuf};
@@ -119,6 +120,8 @@ pub fn run(args: &ScoreArgs) -> i32 {
             Ok(out) => {
                 outln!("{}: {}", path.display(), out.score);
                 if !args.quiet {
+                    let [b, w] = out.breakdown;
+                    outln!("Black {b}\nWhite {w}");
                     outln!("{}", out.diagram);
                 }
                 if let Some(dir) = &args.sgf_out {
@@ -202,6 +205,8 @@ pub struct Options {
 pub struct Counted {
     /// The score.
     pub score: Score,
+    /// Where each side's points come from (Black's first).
+    pub breakdown: [Breakdown; 2],
     /// The board with dead stones, seki and territory marked, and a legend.
     pub diagram: String,
     /// Time the judgement and count took.
@@ -235,6 +240,7 @@ pub fn score_file(path: &Path, opts: &Options) -> Result<Counted, String> {
     let time = start.elapsed();
     Ok(Counted {
         score: s,
+        breakdown: score::breakdown(&game, &j),
         diagram: diagram(&game, &j),
         time,
         marked_sgf: marked_sgf(&record, &game, &j, &s),
@@ -265,10 +271,9 @@ pub fn marked_sgf(record: &GameRecord, game: &Game, j: &Judgement, s: &Score) ->
             out.push(']');
         }
     }
+    let [b, w] = score::breakdown(game, j);
     let comment = format!(
-        "kosumi counts {s} (Black {}, White {})\n{}",
-        s.black,
-        s.white,
+        "kosumi counts {s}\nBlack {b}\nWhite {w}\n{}",
         groups(game, j)
     );
     out.push_str("C[");
@@ -343,10 +348,11 @@ pub fn groups(game: &Game, j: &Judgement) -> String {
             continue;
         }
         s.push_str(&format!(
-            "{} {} ({} stones): {}: {why}\n",
+            "{} {} ({} stone{}): {}: {why}\n",
             c.letter(),
             p.to_gtp(board.size()),
             chain.count(),
+            if chain.count() == 1 { "" } else { "s" },
             status.name()
         ));
     }
