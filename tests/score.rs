@@ -392,7 +392,7 @@ fn marked_games_carry_territory_and_the_result() {
     let comment = last.first("C").unwrap();
     assert!(comment.starts_with("kosumi counts W+8.5\n"), "{comment}");
     assert!(
-        comment.contains("Black 27 territory + 1 prisoners (0 taken in play, 1 dead) = 28\n"),
+        comment.contains("Black 27 territory + 1 prisoner (0 taken in play, 1 dead) = 28\n"),
         "{comment}"
     );
     assert!(

@@ -447,14 +447,17 @@ impl fmt::Display for Breakdown {
     /// `42 territory + 17 prisoners (15 taken in play, 2 dead) = 59` under
     /// territory rules, `150 stones + 30 territory = 180` under area rules.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = |n: u32| if n == 1 { "" } else { "s" };
         if self.area {
-            write!(f, "{} stones + {} territory", self.stones, self.territory)?;
+            let n = self.stones;
+            write!(f, "{n} stone{} + {} territory", s(n), self.territory)?;
         } else {
+            let n = self.captures + self.dead;
             write!(
                 f,
-                "{} territory + {} prisoners ({} taken in play, {} dead)",
+                "{} territory + {n} prisoner{} ({} taken in play, {} dead)",
                 self.territory,
-                self.captures + self.dead,
+                s(n),
                 self.captures,
                 self.dead
             )?;

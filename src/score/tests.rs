@@ -121,11 +121,11 @@ fn the_breakdown_names_where_each_sides_points_come_from() {
     assert_eq!((w.territory, w.dead, w.komi), (18, 1, 6.5));
     assert_eq!(
         b.to_string(),
-        "27 territory + 1 prisoners (0 taken in play, 1 dead) = 28"
+        "27 territory + 1 prisoner (0 taken in play, 1 dead) = 28"
     );
     assert_eq!(
         w.to_string(),
-        "18 territory + 1 prisoners (0 taken in play, 1 dead) + 6.5 komi = 25.5"
+        "18 territory + 1 prisoner (0 taken in play, 1 dead) + 6.5 komi = 25.5"
     );
     let s = count(&game, &j);
     assert_eq!((s.black, s.white), (b.total(), w.total()));
