@@ -148,3 +148,17 @@ loadsgf games/score-captured-either-way.sgf
 #? [(?=(.* )?D9( |$))(?=(.* )?J3( |$))(?=(.* )?A7( |$))\S+( \S+){16}]
 1030 final_status_list seki
 #? []
+
+# Black's ring E5-J2 (13 stones) holds White's G2-H3 (4 stones, liberties
+# G1 and J1) and has the dame D5, C4 and E1 outside. Black wins the race to
+# capture the four, but the capture leaves a pyramid four whose vital point
+# H2 White takes once the dame are filled: the ring dies (GNU Go 3.8's
+# owl reading agrees, and no defence saves it moving first). The shape of a
+# KGS tune game's corner (2015-01-08-37) where the ring could also extend
+# along the first line, which kosumi still reads wrong there. White: 28
+# empty points, the ring's 13 points and 13 prisoners, + 0.5.
+loadsgf games/score-capture-short-of-liberties.sgf
+1110 final_score
+#? [W\+54\.5]
+1120 final_status_list dead
+#? [(?=(.* )?E5( |$))(?=(.* )?F1( |$))(?=(.* )?J2( |$))\S+( \S+){12}]
