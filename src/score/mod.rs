@@ -525,16 +525,22 @@ pub fn breakdown(game: &Game, j: &Judgement) -> [Breakdown; 2] {
     t
 }
 
+impl From<[Breakdown; 2]> for Score {
+    /// The totals of each side's breakdown (Black's first).
+    fn from([b, w]: [Breakdown; 2]) -> Self {
+        let (black, white) = (b.total(), w.total());
+        Score {
+            black,
+            white,
+            black_minus_white: black - white,
+        }
+    }
+}
+
 /// Counts the position of `game` under its rules, with the stones' fate
 /// given by `j`: the totals of [`breakdown`].
 pub fn count(game: &Game, j: &Judgement) -> Score {
-    let [b, w] = breakdown(game, j);
-    let (black, white) = (b.total(), w.total());
-    Score {
-        black,
-        white,
-        black_minus_white: black - white,
-    }
+    Score::from(breakdown(game, j))
 }
 
 /// Judges the position of `game` (see [`judge`]) and counts it under its rules.

@@ -319,7 +319,8 @@ fn count_record(
         .map_err(|e| e.to_string())?;
     let start = Instant::now();
     let j = judge(&g, opts);
-    let ours = score::count(&g, &j);
+    let breakdown = score::breakdown(&g, &j);
+    let ours = Score::from(breakdown);
     let time = start.elapsed();
     let flip = if !same_margin(ours.black_minus_white, recorded) {
         single_flip(&g, &j, recorded)
@@ -331,7 +332,7 @@ fn count_record(
         if !file.ends_with(".sgf") {
             file.push_str(".sgf");
         }
-        let text = marked_sgf(record, &g, &j, &ours);
+        let text = marked_sgf(record, &g, &j, breakdown);
         std::fs::write(dir.join(&file), text).map_err(|e| format!("{file}: {e}"))?;
     }
     Ok((ours, flip, time))

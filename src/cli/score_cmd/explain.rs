@@ -7,6 +7,7 @@
 //! used only here, after the count.
 
 use super::check::same_margin;
+use super::stones;
 use crate::board::{Bitboard, Color, Game};
 use crate::score::{self, Judgement, PointStatus};
 
@@ -32,11 +33,10 @@ impl std::fmt::Display for Flip {
         };
         write!(
             f,
-            "the record's count if {} {} ({} stone{}) were {kind}",
+            "the record's count if {} {} ({}) were {kind}",
             self.color.letter(),
             self.stone,
-            self.stones,
-            if self.stones == 1 { "" } else { "s" }
+            stones(self.stones)
         )
     }
 }

@@ -236,14 +236,14 @@ pub fn score_file(path: &Path, opts: &Options) -> Result<Counted, String> {
         .map_err(|e| e.to_string())?;
     let start = Instant::now();
     let j = judge(&game, opts);
-    let s = score::count(&game, &j);
+    let breakdown = score::breakdown(&game, &j);
     let time = start.elapsed();
     Ok(Counted {
-        score: s,
-        breakdown: score::breakdown(&game, &j),
+        score: Score::from(breakdown),
+        breakdown,
         diagram: diagram(&game, &j),
         time,
-        marked_sgf: marked_sgf(&record, &game, &j, &s),
+        marked_sgf: marked_sgf(&record, &game, &j, breakdown),
     })
 }
 
@@ -252,7 +252,12 @@ pub fn score_file(path: &Path, opts: &Options) -> Result<Counted, String> {
 /// the points of the other side's dead stones included) and a comment with
 /// the score and each unsettled group's status and reason. The record's
 /// own `TB`/`TW` are dropped.
-pub fn marked_sgf(record: &GameRecord, game: &Game, j: &Judgement, s: &Score) -> String {
+pub fn marked_sgf(
+    record: &GameRecord,
+    game: &Game,
+    j: &Judgement,
+    breakdown: [Breakdown; 2],
+) -> String {
     let mut record = record.clone();
     record.extra.retain(|(id, _)| id != "TB" && id != "TW");
     let text = record.to_sgf();
@@ -271,7 +276,8 @@ pub fn marked_sgf(record: &GameRecord, game: &Game, j: &Judgement, s: &Score) ->
             out.push(']');
         }
     }
-    let [b, w] = score::breakdown(game, j);
+    let s = Score::from(breakdown);
+    let [b, w] = breakdown;
     let comment = format!(
         "kosumi counts {s}\nBlack {b}\nWhite {w}\n{}",
         groups(game, j)
@@ -348,15 +354,23 @@ pub fn groups(game: &Game, j: &Judgement) -> String {
             continue;
         }
         s.push_str(&format!(
-            "{} {} ({} stone{}): {}: {why}\n",
+            "{} {} ({}): {}: {why}\n",
             c.letter(),
             p.to_gtp(board.size()),
-            chain.count(),
-            if chain.count() == 1 { "" } else { "s" },
+            stones(chain.count()),
             status.name()
         ));
     }
     s
+}
+
+/// `1 stone`, `7 stones`.
+fn stones(n: usize) -> String {
+    if n == 1 {
+        "1 stone".to_string()
+    } else {
+        format!("{n} stones")
+    }
 }
 
 /// Every chain of the board, Black's first: its colour, its first stone and
