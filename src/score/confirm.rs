@@ -163,15 +163,24 @@ impl Search {
         // The defender tries its pass first: in a seki, doing nothing is
         // the usual defence and refutes most attacks at once.
         if !attacking && !cleared {
-            let mut next = b.clone();
-            next.clear_ko();
+            // A pass lifts the ko; the board is copied only when there is
+            // one to lift (the copy is most of a node's cost).
+            let unbarred;
+            let next = if b.ko_point().is_some() {
+                let mut c = b.clone();
+                c.clear_ko();
+                unbarred = c;
+                &unbarred
+            } else {
+                b
+            };
             // Passing lifts the passer's bans (a pass for the ko).
             let next_bans: Vec<Ban> = bans
                 .iter()
                 .copied()
                 .filter(|x| x.barred != to_move)
                 .collect();
-            if !self.attacker_wins(&next, to_move.opponent(), &next_bans, passes + 1, depth - 1) {
+            if !self.attacker_wins(next, to_move.opponent(), &next_bans, passes + 1, depth - 1) {
                 self.seen.insert(key, (depth, false, None));
                 return false;
             }
@@ -240,7 +249,7 @@ impl Search {
             }
             if p.neighbours()
                 .iter()
-                .any(|&n| b.get(n) == Some(to_move.opponent()) && b.liberty_count(n) == 2)
+                .any(|&n| b.get(n) == Some(to_move.opponent()) && has_two_liberties(b, n))
             {
                 rank += 2;
             }
@@ -260,6 +269,13 @@ impl Search {
         }
         k
     }
+}
+
+/// Whether the chain through `p` has exactly two liberties; stops at the
+/// third instead of walking a big chain to its end.
+fn has_two_liberties(b: &Board, p: Point) -> bool {
+    let mut libs = [p; 3];
+    b.first_liberties(p, &mut libs) == 2
 }
 
 #[cfg(test)]
