@@ -8,6 +8,7 @@
 
 use crate::board::{Bitboard, Board, Color, Point};
 use fxhash::FxHashMap;
+use std::cell::Cell;
 
 /// Largest number of empty points a region may have to be searched.
 pub(crate) const MAX_EMPTY: usize = 8;
@@ -44,6 +45,27 @@ pub(crate) const EYE_SPACE_BUDGET: Budget = Budget {
     nodes: 400_000,
 };
 
+/// Positions one judgement may read in all: bounds the time of a count
+/// whatever the board holds. The tune half's games read at most 1,201,173
+/// (most under 200,000), so no real game reaches it.
+pub(crate) const READING_ALLOWANCE: usize = 1_500_000;
+
+/// The positions one judgement may still read, shared by all its searches
+/// so that a count reads no more than it was given, however many groups
+/// the board asks about. Once it is spent, searches give up at once and the
+/// groups left stand as the playouts judged them.
+pub(crate) struct Allowance {
+    left: Cell<usize>,
+}
+
+impl Allowance {
+    pub(crate) fn new(positions: usize) -> Allowance {
+        Allowance {
+            left: Cell::new(positions),
+        }
+    }
+}
+
 /// A ko the `barred` side may not retake while the single stone on
 /// `capturer` still has `ko` as its only liberty.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -66,7 +88,9 @@ impl Ban {
 /// the empty points of `playable` and `region` and on points freed by a
 /// capture, can capture the chain through `target` and every other
 /// defending stone of `region` against every defence. `None` when the
-/// search is too big to finish.
+/// search is too big to finish within `budget` and what is left of
+/// `allowance`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn can_capture(
     board: &Board,
     region: Bitboard,
@@ -75,7 +99,12 @@ pub(crate) fn can_capture(
     attacker: Color,
     first: Color,
     budget: Budget,
+    allowance: &Allowance,
 ) -> Option<bool> {
+    let max_nodes = budget.nodes.min(allowance.left.get());
+    if max_nodes == 0 {
+        return None;
+    }
     let mut s = Search {
         region,
         playable: playable | region,
@@ -84,12 +113,15 @@ pub(crate) fn can_capture(
         target,
         attacker,
         nodes: 0,
-        max_nodes: budget.nodes,
+        max_nodes,
         seen: FxHashMap::default(),
     };
     let mut b = board.clone();
     b.clear_ko();
     let win = s.attacker_wins(&b, first, &[], 0, budget.depth);
+    allowance
+        .left
+        .set(allowance.left.get() - s.nodes.min(max_nodes));
     (s.nodes <= s.max_nodes).then_some(win)
 }
 
@@ -301,7 +333,41 @@ mod tests {
             Color::White,
             Color::White,
             QUICK_BUDGET,
+            &Allowance::new(READING_ALLOWANCE),
         );
         assert_eq!(r, Some(false));
+    }
+
+    /// Black's two stones in the corner, White to take them at C9; the
+    /// reading costs the positions it visits, and once they are spent the
+    /// same question goes unanswered.
+    #[test]
+    fn searches_give_up_once_the_judgement_allowance_is_spent() {
+        let board = board_9x9(&["XX.O.....", "OOOO....."]);
+        let p = |x, y| Point::new(x, y);
+        let region = [p(0, 0), p(1, 0), p(2, 0)]
+            .into_iter()
+            .fold(Bitboard::EMPTY, |b, q| b | Bitboard::single(q));
+        let read = |allowance: &Allowance| {
+            can_capture(
+                &board,
+                region,
+                Bitboard::EMPTY,
+                p(0, 0),
+                Color::White,
+                Color::White,
+                QUICK_BUDGET,
+                allowance,
+            )
+        };
+        let plenty = Allowance::new(READING_ALLOWANCE);
+        assert_eq!(read(&plenty), Some(true));
+        let cost = READING_ALLOWANCE - plenty.left.get();
+        assert!(cost > 0);
+        let exact = Allowance::new(cost);
+        assert_eq!(read(&exact), Some(true));
+        assert_eq!(exact.left.get(), 0);
+        assert_eq!(read(&exact), None);
+        assert_eq!(read(&Allowance::new(cost - 1)), None);
     }
 }

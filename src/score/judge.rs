@@ -75,7 +75,8 @@ pub fn judge_with(game: &Game, options: &JudgeOptions) -> Judgement {
     let position = position_only(board);
     // tallies[c] has colour c moving first.
     let tallies = tally_both(&position, half, policy, &mut rng);
-    let (mut calls, killed) = chain_statuses(board, &tallies);
+    let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
+    let (mut calls, killed) = chain_statuses(board, &tallies, &reading);
     if killed.is_empty() {
         return judgement(board, calls, &tallies);
     }
@@ -86,7 +87,7 @@ pub fn judge_with(game: &Game, options: &JudgeOptions) -> Judgement {
         reduced.set_stone(p, None);
     }
     let tallies = tally_both(&reduced, half, policy, &mut rng);
-    let (again, _) = chain_statuses(&reduced, &tallies);
+    let (again, _) = chain_statuses(&reduced, &tallies, &reading);
     for p in board.points() {
         if board.get(p).is_some() && !killed.contains(p) {
             calls.status[p.index()] = again.status[p.index()];
@@ -147,7 +148,11 @@ const SEKI_RATE: f64 = 0.55;
 
 /// Status of every stone, per padded index, and the groups found dead by
 /// reading their eye space.
-fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> (Calls, Bitboard) {
+fn chain_statuses(
+    board: &Board,
+    tallies: &[Tally; 2],
+    reading: &confirm::Allowance,
+) -> (Calls, Bitboard) {
     let mut status = vec![PointStatus::Alive; crate::board::SLOTS];
     let mut reasons = vec![Reason::Benson; crate::board::SLOTS];
     let safe_both =
@@ -194,10 +199,10 @@ fn chain_statuses(board: &Board, tallies: &[Tally; 2]) -> (Calls, Bitboard) {
     let mut calls = Calls { status, reasons };
     untangle_seki(board, &mut calls, &survival);
     kill_eyeless(board, &mut calls, &survival, &mut unsure, &mut shaky);
-    read_races(board, &mut calls, &unsure, safe_both, shaky);
+    read_races(board, &mut calls, &unsure, safe_both, shaky, reading);
     settle_seki_neighbours(board, &mut calls);
-    confirm_seki(board, &mut calls);
-    let killed = read_eye_spaces(board, &mut calls, &survival, safe_both, shaky);
+    confirm_seki(board, &mut calls, reading);
+    let killed = read_eye_spaces(board, &mut calls, &survival, safe_both, shaky, reading);
     keep_open_kos(board, &mut calls);
     (calls, killed)
 }
@@ -256,11 +261,12 @@ fn read_eye_spaces(
     survival: &[f64],
     safe: Bitboard,
     shaky: Bitboard,
+    reading: &confirm::Allowance,
 ) -> Bitboard {
     let mut killed = Bitboard::EMPTY;
     for open in [false, true] {
         for c in Color::ALL {
-            killed |= read_eye_space_sweep(board, calls, survival, safe, shaky, c, open);
+            killed |= read_eye_space_sweep(board, calls, survival, safe, shaky, c, open, reading);
         }
     }
     killed
@@ -268,6 +274,7 @@ fn read_eye_spaces(
 
 /// One sweep of [`read_eye_spaces`] over the groups of `c`; `open` for the
 /// second, with the enemy's safe chains as walls.
+#[allow(clippy::too_many_arguments)]
 fn read_eye_space_sweep(
     board: &Board,
     calls: &mut Calls,
@@ -276,6 +283,7 @@ fn read_eye_space_sweep(
     shaky: Bitboard,
     c: Color,
     open: bool,
+    reading: &confirm::Allowance,
 ) -> Bitboard {
     let on = Bitboard::on_board(board.size());
     let stones = board.stones(Color::Black) | board.stones(Color::White);
@@ -340,7 +348,7 @@ fn read_eye_space_sweep(
         } else {
             confirm::QUICK_BUDGET
         };
-        let r = confirm::can_capture(board, group.region, playable, p, opp, opp, budget);
+        let r = confirm::can_capture(board, group.region, playable, p, opp, opp, budget, reading);
         if r != Some(true) {
             continue;
         }
@@ -440,7 +448,14 @@ const RACE_LIBERTIES: usize = 4;
 /// against every defence is dead, unless it could itself capture one of
 /// those enemy chains moving first (a race whoever starts wins stays with
 /// the playouts).
-fn read_races(board: &Board, calls: &mut Calls, unsure: &[Point], safe: Bitboard, shaky: Bitboard) {
+fn read_races(
+    board: &Board,
+    calls: &mut Calls,
+    unsure: &[Point],
+    safe: Bitboard,
+    shaky: Bitboard,
+    reading: &confirm::Allowance,
+) {
     let on = Bitboard::on_board(board.size());
     let stones = board.stones(Color::Black) | board.stones(Color::White);
     for &p in unsure {
@@ -480,7 +495,16 @@ fn read_races(board: &Board, calls: &mut Calls, unsure: &[Point], safe: Bitboard
         }
         // Dead only when captured even if it moves first: a race whoever
         // starts wins stays with the playouts.
-        let r = confirm::can_capture(board, core, playable, p, opp, c, confirm::SEKI_BUDGET);
+        let r = confirm::can_capture(
+            board,
+            core,
+            playable,
+            p,
+            opp,
+            c,
+            confirm::SEKI_BUDGET,
+            reading,
+        );
         if r != Some(true) {
             continue;
         }
@@ -558,7 +582,7 @@ fn settle_seki_neighbours(board: &Board, calls: &mut Calls) {
 /// side, moving first, captures a chain of the other whatever it does (and
 /// not the other way round), that chain is dead and the region's other
 /// chains are alive. Bent four in the corner is the classic case.
-fn confirm_seki(board: &Board, calls: &mut Calls) {
+fn confirm_seki(board: &Board, calls: &mut Calls, reading: &confirm::Allowance) {
     let on = Bitboard::on_board(board.size());
     let stones = board.stones(Color::Black) | board.stones(Color::White);
     let seki = marked(on & stones, &calls.status, PointStatus::Seki);
@@ -587,6 +611,7 @@ fn confirm_seki(board: &Board, calls: &mut Calls) {
                 c.opponent(),
                 first,
                 confirm::SEKI_BUDGET,
+                reading,
             );
             r == Some(true)
         };
