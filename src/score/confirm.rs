@@ -108,8 +108,7 @@ pub(crate) fn can_capture(
     }
     let mut s = Search {
         region,
-        playable: playable | region,
-        stones: board.stones(Color::Black) | board.stones(Color::White),
+        playable: playable | region | board.stones(Color::Black) | board.stones(Color::White),
         on: Bitboard::on_board(board.size()),
         target,
         attacker,
@@ -128,12 +127,12 @@ pub(crate) fn can_capture(
 
 struct Search {
     region: Bitboard,
-    /// Where both sides may play: the region and its dame.
+    /// Where both sides may play once the point is empty: the region, its
+    /// dame and the points of the stones at the start. A point one of them
+    /// leaves when captured is playable: a dead stone taken outside the
+    /// region may free the point from which the defender captures the
+    /// attacker back.
     playable: Bitboard,
-    /// The stones at the start. A point one of them leaves when captured is
-    /// playable: a dead stone taken outside the region may free the point
-    /// from which the defender captures the attacker back.
-    stones: Bitboard,
     on: Bitboard,
     target: Point,
     attacker: Color,
@@ -249,7 +248,7 @@ impl Search {
     /// capture. Walking the chains' stones costs less than flood-filling
     /// them, a whole-board step for each point of a big group's length.
     fn escapes(&self, b: &Board, defender: Color, empty: Bitboard) -> bool {
-        let outside = empty & !(self.playable | self.stones);
+        let outside = empty & !self.playable;
         let mut left = self.region & b.stones(defender);
         while let Some(p) = left.first() {
             for s in b.chain_iter(p) {
@@ -279,7 +278,7 @@ impl Search {
             Bitboard::EMPTY
         };
         let mut moves: Vec<(u8, Point)> = Vec::new();
-        for p in ((self.playable | self.stones) & empty).iter() {
+        for p in (self.playable & empty).iter() {
             if !b.is_legal(p, to_move)
                 || bans
                     .iter()
@@ -299,7 +298,7 @@ impl Search {
             }
             if p.neighbours()
                 .iter()
-                .any(|&n| b.get(n) == Some(to_move.opponent()) && has_two_liberties(b, n))
+                .any(|&n| b.get(n) == Some(to_move.opponent()) && b.two_liberties(n).is_some())
             {
                 rank += 2;
             }
@@ -319,13 +318,6 @@ impl Search {
         }
         k
     }
-}
-
-/// Whether the chain through `p` has exactly two liberties; stops at the
-/// third instead of walking a big chain to its end.
-fn has_two_liberties(b: &Board, p: Point) -> bool {
-    let mut libs = [p; 3];
-    b.first_liberties(p, &mut libs) == 2
 }
 
 #[cfg(test)]
