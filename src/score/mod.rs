@@ -447,17 +447,15 @@ impl fmt::Display for Breakdown {
     /// `42 territory + 17 prisoners (15 taken in play, 2 dead) = 59` under
     /// territory rules, `150 stones + 30 territory = 180` under area rules.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = |n: u32| if n == 1 { "" } else { "s" };
         if self.area {
-            let n = self.stones;
-            write!(f, "{n} stone{} + {} territory", s(n), self.territory)?;
+            let stones = counted(self.stones as usize, "stone");
+            write!(f, "{stones} + {} territory", self.territory)?;
         } else {
-            let n = self.captures + self.dead;
             write!(
                 f,
-                "{} territory + {n} prisoner{} ({} taken in play, {} dead)",
+                "{} territory + {} ({} taken in play, {} dead)",
                 self.territory,
-                s(n),
+                counted((self.captures + self.dead) as usize, "prisoner"),
                 self.captures,
                 self.dead
             )?;
@@ -468,6 +466,15 @@ impl fmt::Display for Breakdown {
             write!(f, " - {} komi", -self.komi)?;
         }
         write!(f, " = {}", self.total())
+    }
+}
+
+/// `n` and `noun`, plural unless `n` is 1: `1 stone`, `7 stones`.
+pub(crate) fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }
 

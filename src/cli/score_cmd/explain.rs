@@ -7,7 +7,6 @@
 //! used only here, after the count.
 
 use super::check::same_margin;
-use super::stones;
 use crate::board::{Bitboard, Color, Game};
 use crate::score::{self, Judgement, PointStatus};
 
@@ -36,7 +35,7 @@ impl std::fmt::Display for Flip {
             "the record's count if {} {} ({}) were {kind}",
             self.color.letter(),
             self.stone,
-            stones(self.stones)
+            score::counted(self.stones, "stone")
         )
     }
 }

@@ -357,20 +357,11 @@ pub fn groups(game: &Game, j: &Judgement) -> String {
             "{} {} ({}): {}: {why}\n",
             c.letter(),
             p.to_gtp(board.size()),
-            stones(chain.count()),
+            score::counted(chain.count(), "stone"),
             status.name()
         ));
     }
     s
-}
-
-/// `1 stone`, `7 stones`.
-fn stones(n: usize) -> String {
-    if n == 1 {
-        "1 stone".to_string()
-    } else {
-        format!("{n} stones")
-    }
 }
 
 /// Every chain of the board, Black's first: its colour, its first stone and
