@@ -198,7 +198,15 @@ fn chain_statuses(
     }
     let mut calls = Calls { status, reasons };
     untangle_seki(board, &mut calls, &survival);
-    kill_eyeless(board, &mut calls, &survival, &mut unsure, &mut shaky);
+    kill_eyeless(
+        board,
+        &mut calls,
+        &survival,
+        &mut unsure,
+        &mut shaky,
+        safe_both,
+        reading,
+    );
     read_races(board, &mut calls, &unsure, safe_both, shaky, reading);
     settle_seki_neighbours(board, &mut calls);
     confirm_seki(board, &mut calls, reading);
@@ -694,15 +702,19 @@ const OPEN_BOARD: usize = 30;
 /// Chains the playouts keep alive less often than [`FEW_EYES_BELOW`] (on an
 /// open board, [`UNSURE`]), in a group (chains joined through areas they
 /// alone enclose) with fewer than two eyes and no chain surviving more
-/// often: dead.
+/// often: dead, unless [`read_eyeless_race`] finds that they live.
 fn kill_eyeless(
     board: &Board,
     calls: &mut Calls,
     survival: &[f64],
     unsure: &mut Vec<Point>,
     shaky: &mut Bitboard,
+    safe: Bitboard,
+    reading: &confirm::Allowance,
 ) {
     let mut kill = Bitboard::EMPTY;
+    let mut held = Bitboard::EMPTY;
+    let mut seki = Bitboard::EMPTY;
     let below = if open_points(board, calls) >= OPEN_BOARD {
         UNSURE
     } else {
@@ -723,9 +735,16 @@ fn kill_eyeless(
             if g.eyes >= 2 || g.chains.iter().any(|q| survival[q.index()] >= below) {
                 continue;
             }
-            kill |= marked(g.chains, &calls.status, PointStatus::Alive);
+            let walls = (*shaky, safe);
+            match read_eyeless_race(board, calls, g.chains, survival, walls, reading) {
+                Some(pair) if pair.is_empty() => held |= g.chains,
+                Some(pair) => seki |= pair,
+                None => kill |= marked(g.chains, &calls.status, PointStatus::Alive),
+            }
         }
     }
+    calls.set(held, PointStatus::Alive, Reason::RaceHeld);
+    calls.set(seki, PointStatus::Seki, Reason::SekiRead);
     for q in kill.iter() {
         let percent = (100.0 * survival[q.index()]).round() as u8;
         calls.set(
@@ -736,6 +755,100 @@ fn kill_eyeless(
     }
     unsure.retain(|q| !kill.contains(*q));
     *shaky |= kill;
+}
+
+/// A group [`kill_eyeless`] would kill that is one chain with 2 to
+/// [`RACE_LIBERTIES`] liberties, next to enemy chains the playouts keep
+/// alive but often lose: read as a race over the chains, their liberties
+/// and every empty point joined to them, with every chain next to those
+/// that is not firmly alive (`shaky`, under [`UNSURE`]) taken in. A chain
+/// the opponent cannot capture even moving first lives (`Some`): in seki
+/// with those enemy chains (returned) when they cannot be captured either,
+/// else it has won the race (an empty set). The playouts, which fill
+/// shared liberties at random, kill one side of a seki about half the
+/// time. `None`: the rule stands (captured, or the reading cannot tell).
+fn read_eyeless_race(
+    board: &Board,
+    calls: &Calls,
+    chains: Bitboard,
+    survival: &[f64],
+    (shaky, safe): (Bitboard, Bitboard),
+    reading: &confirm::Allowance,
+) -> Option<Bitboard> {
+    let on = Bitboard::on_board(board.size());
+    let stones = board.stones(Color::Black) | board.stones(Color::White);
+    let p = chains.first()?;
+    let c = board.get(p)?;
+    let opp = c.opponent();
+    let libs = board.liberties_bb(p);
+    if Bitboard::flood_fill(Bitboard::single(p), board.stones(c)) != chains
+        || libs.count() < 2
+        || libs.count() > RACE_LIBERTIES
+    {
+        return None;
+    }
+    let firm = |q: Point| {
+        safe.contains(q)
+            || (calls.status[q.index()] == PointStatus::Alive
+                && survival[q.index()] >= UNSURE
+                && !shaky.contains(q))
+    };
+    let mut racing = Vec::new();
+    let mut playable = chains | libs;
+    let mut near = chains.neighbours() & board.stones(opp) & !safe;
+    while let Some(q) = near.first() {
+        let enemy = Bitboard::flood_fill(Bitboard::single(q), board.stones(opp));
+        near &= !enemy;
+        if calls.status[q.index()] == PointStatus::Alive && survival[q.index()] < UNSURE {
+            racing.push(enemy);
+            playable |= enemy | board.liberties_bb(q);
+        } else if !firm(q) {
+            return None;
+        }
+    }
+    if racing.is_empty() {
+        return None;
+    }
+    // Close the region: a liberty gained on an empty point left out, or a
+    // weak chain left out, would be taken for a way out.
+    loop {
+        let empty = playable & on & !stones;
+        if empty.count() > confirm::MAX_EMPTY {
+            return None;
+        }
+        let mut more = empty.neighbours() & on & !stones & !playable;
+        let mut touching =
+            (empty.neighbours() | (playable & stones).neighbours()) & stones & !playable;
+        while let Some(q) = touching.first() {
+            let other = Bitboard::flood_fill(Bitboard::single(q), board.stones(board.get(q)?));
+            touching &= !other;
+            if !firm(q) {
+                more |= other | board.liberties_bb(q);
+            }
+        }
+        if more.is_empty() {
+            break;
+        }
+        playable |= more;
+    }
+    let captured = |region: Bitboard, target: Point, attacker: Color| {
+        let budget = confirm::RACE_BUDGET;
+        confirm::can_capture(
+            board, region, playable, target, attacker, attacker, budget, reading,
+        )
+    };
+    if captured(chains | libs, p, opp) != Some(false) {
+        return None;
+    }
+    let mut pair = chains;
+    for enemy in racing {
+        let q = enemy.first()?;
+        if captured(enemy | board.liberties_bb(q), q, c) != Some(false) {
+            return Some(Bitboard::EMPTY);
+        }
+        pair |= enemy;
+    }
+    Some(pair)
 }
 
 /// Empty points in areas (with the stones called dead) that touch living
@@ -830,6 +943,96 @@ mod tests {
         }
     }
 
+    /// [`kill_eyeless`] with no chain safe and none shaky to start with.
+    fn kill_eyeless_in(b: &Board, calls: &mut Calls, survival: &[f64], unsure: &mut Vec<Point>) {
+        let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
+        let mut shaky = Bitboard::EMPTY;
+        kill_eyeless(
+            b,
+            calls,
+            survival,
+            unsure,
+            &mut shaky,
+            Bitboard::EMPTY,
+            &reading,
+        );
+    }
+
+    /// Black's D1-F1 and White's chain around it inside Black's wall share
+    /// their only liberties, C1 and G1: whoever fills one is captured. With
+    /// `outside`, White has a third liberty at H1 and wins the race.
+    fn seki_corner(outside: bool) -> Board {
+        let bottom = if outside { "XO.XXX..X" } else { "XO.XXX.OX" };
+        let rows = ["", "", "", "", "", "", "XXXXXXXXX", "XOOOOOOOX", bottom];
+        crate::score::tests::board_9x9(&rows)
+    }
+
+    /// The playouts keep D1-F1 in 55% of them and White's chain in 60%.
+    fn seki_survival(b: &Board) -> Vec<f64> {
+        let mut survival = vec![1.0; crate::board::SLOTS];
+        for x in 3..6 {
+            survival[Point::new(x, 8).index()] = 0.55;
+        }
+        for p in b.stones(Color::White).iter() {
+            survival[p.index()] = 0.6;
+        }
+        survival
+    }
+
+    #[test]
+    fn an_eyeless_chain_neither_side_can_capture_is_in_seki() {
+        let b = seki_corner(false);
+        let mut calls = calls();
+        let mut unsure = Vec::new();
+        let survival = seki_survival(&b);
+        kill_eyeless_in(&b, &mut calls, &survival, &mut unsure);
+        let black = (3..6).fold(Bitboard::EMPTY, |s, x| {
+            s | Bitboard::single(Point::new(x, 8))
+        });
+        for p in (b.stones(Color::White) | black).iter() {
+            assert_eq!(calls.status[p.index()], PointStatus::Seki);
+            assert_eq!(calls.reasons[p.index()], Reason::SekiRead);
+        }
+    }
+
+    /// Black's B1 and White's A2-D1 share their liberties A1 and C1. White
+    /// filling one is captured; Black, moving first, sacrifices two stones
+    /// at A1 and B1 and captures White's seven: Black wins the race.
+    #[test]
+    fn an_eyeless_chain_that_wins_its_race_lives() {
+        let rows = ["", "", "", "", "", "", "XXXXX", "OOOOX", ".X.OX"];
+        let b = crate::score::tests::board_9x9(&rows);
+        let mut calls = calls();
+        let mut unsure = Vec::new();
+        let mut survival = vec![1.0; crate::board::SLOTS];
+        survival[Point::new(1, 8).index()] = 0.55;
+        for p in b.stones(Color::White).iter() {
+            survival[p.index()] = 0.6;
+        }
+        kill_eyeless_in(&b, &mut calls, &survival, &mut unsure);
+        let stones = b.stones(Color::Black) | b.stones(Color::White);
+        assert!(stones
+            .iter()
+            .all(|p| calls.status[p.index()] == PointStatus::Alive));
+        assert_eq!(calls.reasons[Point::new(1, 8).index()], Reason::RaceHeld);
+    }
+
+    #[test]
+    fn an_eyeless_chain_that_loses_its_race_is_dead() {
+        let b = seki_corner(true);
+        let mut calls = calls();
+        let mut unsure = Vec::new();
+        let survival = seki_survival(&b);
+        kill_eyeless_in(&b, &mut calls, &survival, &mut unsure);
+        for x in 3..6 {
+            assert_eq!(calls.status[Point::new(x, 8).index()], PointStatus::Dead);
+        }
+        assert!(b
+            .stones(Color::White)
+            .iter()
+            .all(|p| calls.status[p.index()] == PointStatus::Alive));
+    }
+
     #[test]
     fn a_group_with_one_eye_the_playouts_half_keep_is_dead() {
         let b = board();
@@ -838,8 +1041,8 @@ mod tests {
             survival[p.index()] = 0.55;
         }
         let mut calls = calls();
-        let (mut unsure, mut shaky) = (vec![Point::new(0, 7)], Bitboard::EMPTY);
-        kill_eyeless(&b, &mut calls, &survival, &mut unsure, &mut shaky);
+        let mut unsure = vec![Point::new(0, 7)];
+        kill_eyeless_in(&b, &mut calls, &survival, &mut unsure);
         // A2-D1 has one eye: dead.
         for x in 0..4 {
             assert_eq!(calls.status[Point::new(x, 7).index()], PointStatus::Dead);
@@ -882,8 +1085,8 @@ mod tests {
                 survival[p.index()] = 0.7;
             }
             let mut calls = calls();
-            let (mut unsure, mut shaky) = (Vec::new(), Bitboard::EMPTY);
-            kill_eyeless(&b, &mut calls, &survival, &mut unsure, &mut shaky);
+            let mut unsure = Vec::new();
+            kill_eyeless_in(&b, &mut calls, &survival, &mut unsure);
             let want = if dead {
                 PointStatus::Dead
             } else {
@@ -907,8 +1110,8 @@ mod tests {
             survival[p.index()] = if p.x() == 2 && p.y() == 8 { 0.7 } else { 0.55 };
         }
         let mut calls = calls();
-        let (mut unsure, mut shaky) = (Vec::new(), Bitboard::EMPTY);
-        kill_eyeless(&b, &mut calls, &survival, &mut unsure, &mut shaky);
+        let mut unsure = Vec::new();
+        kill_eyeless_in(&b, &mut calls, &survival, &mut unsure);
         assert!(b
             .stones(Color::Black)
             .iter()

@@ -88,6 +88,12 @@ pub enum Reason {
     RaceWon,
     /// Shares a liberty with a chain in seki.
     SekiNeighbour,
+    /// Neither it nor its eyeless neighbour is captured, whoever moves
+    /// first (read out).
+    SekiRead,
+    /// Short of eyes, but not captured even when the opponent moves first
+    /// (read out).
+    RaceHeld,
     /// In a seki region the other side, moving first, breaks (read out
     /// under the confirmation rules).
     SekiBroken,
@@ -122,6 +128,8 @@ impl fmt::Display for Reason {
             Reason::RaceLost => f.write_str("race lost even moving first (read)"),
             Reason::RaceWon => f.write_str("its race partner dies (read)"),
             Reason::SekiNeighbour => f.write_str("shares a liberty with a seki chain"),
+            Reason::SekiRead => f.write_str("neither side captures, even moving first (read)"),
+            Reason::RaceHeld => f.write_str("not captured, even with the opponent first (read)"),
             Reason::SekiBroken => f.write_str("seki broken, attacker first (read)"),
             Reason::CapturedEitherWay => {
                 f.write_str("no seki: captured whoever moves first (read)")
