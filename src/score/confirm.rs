@@ -383,18 +383,7 @@ mod tests {
     /// the space Black gains.
     #[test]
     fn a_race_is_over_once_the_defender_captures_seven_stones() {
-        let rows = [
-            "",
-            "",
-            "",
-            "",
-            "",
-            "",
-            "XXXXXXXXX",
-            "XOOOOOOOX",
-            "XO.XXX.OX",
-        ];
-        let board = board_9x9(&rows);
+        let board = crate::score::tests::seki_inside_wall(false);
         let p = |x, y| Point::new(x, y);
         let black = (3..6).fold(Bitboard::EMPTY, |s, x| s | Bitboard::single(p(x, 8)));
         let region = black | Bitboard::single(p(2, 8)) | Bitboard::single(p(6, 8));

@@ -958,15 +958,6 @@ mod tests {
         );
     }
 
-    /// Black's D1-F1 and White's chain around it inside Black's wall share
-    /// their only liberties, C1 and G1: whoever fills one is captured. With
-    /// `outside`, White has a third liberty at H1 and wins the race.
-    fn seki_corner(outside: bool) -> Board {
-        let bottom = if outside { "XO.XXX..X" } else { "XO.XXX.OX" };
-        let rows = ["", "", "", "", "", "", "XXXXXXXXX", "XOOOOOOOX", bottom];
-        crate::score::tests::board_9x9(&rows)
-    }
-
     /// The playouts keep D1-F1 in 55% of them and White's chain in 60%.
     fn seki_survival(b: &Board) -> Vec<f64> {
         let mut survival = vec![1.0; crate::board::SLOTS];
@@ -981,7 +972,7 @@ mod tests {
 
     #[test]
     fn an_eyeless_chain_neither_side_can_capture_is_in_seki() {
-        let b = seki_corner(false);
+        let b = crate::score::tests::seki_inside_wall(false);
         let mut calls = calls();
         let mut unsure = Vec::new();
         let survival = seki_survival(&b);
@@ -1019,7 +1010,7 @@ mod tests {
 
     #[test]
     fn an_eyeless_chain_that_loses_its_race_is_dead() {
-        let b = seki_corner(true);
+        let b = crate::score::tests::seki_inside_wall(true);
         let mut calls = calls();
         let mut unsure = Vec::new();
         let survival = seki_survival(&b);

@@ -14,6 +14,14 @@ pub(super) fn board_9x9(rows: &[&str]) -> Board {
     b
 }
 
+/// Black's D1-F1 and White's chain around it inside Black's wall share
+/// their only liberties, C1 and G1: whoever fills one is captured, a seki.
+/// With `outside`, White has a third liberty at H1 and wins the race.
+pub(super) fn seki_inside_wall(outside: bool) -> Board {
+    let bottom = if outside { "XO.XXX..X" } else { "XO.XXX.OX" };
+    board_9x9(&["", "", "", "", "", "", "XXXXXXXXX", "XOOOOOOOX", bottom])
+}
+
 /// A game set up from a diagram, ended by two passes.
 fn position(rows: &[&str], rules: RuleSet, komi: f64) -> Game {
     let mut game = Game::new(rows.len(), Rules::new(rules));
