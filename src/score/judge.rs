@@ -799,17 +799,17 @@ fn read_lost_races(
     calls.set(seki, PointStatus::Seki, Reason::SekiRead);
 }
 
-/// A group [`kill_eyeless`] would kill (or a chain the playouts killed,
-/// [`read_lost_races`]) that is one chain with 2 to [`RACE_LIBERTIES`]
-/// liberties, next to enemy chains the playouts keep
-/// alive but often lose: read as a race over the chains, their liberties
-/// and every empty point joined to them, with every chain next to those
-/// that is not firmly alive (`shaky`, under [`UNSURE`]) taken in. A chain
-/// the opponent cannot capture even moving first lives (`Some`): in seki
-/// with those enemy chains (returned) when they cannot be captured either,
-/// else it has won the race (an empty set). The playouts, which fill
-/// shared liberties at random, kill one side of a seki about half the
-/// time. `None`: the rule stands (captured, or the reading cannot tell).
+/// A group [`kill_eyeless`] would kill, or a chain the playouts killed
+/// ([`read_lost_races`]), that is one chain with 2 to [`RACE_LIBERTIES`]
+/// liberties next to enemy chains the playouts keep alive but often lose:
+/// read as a race over the chains, their liberties and every empty point
+/// joined to them, with every chain next to those that is not firmly alive
+/// (`shaky`, under [`UNSURE`]) taken in. A chain the opponent cannot
+/// capture even moving first lives (`Some`): in seki with those enemy
+/// chains (returned) when they cannot be captured either, else it has won
+/// the race (an empty set). The playouts, which fill shared liberties at
+/// random, kill one side of a seki about half the time. `None`: the
+/// playouts' verdict stands (captured, or the reading cannot tell).
 fn read_eyeless_race(
     board: &Board,
     calls: &Calls,
