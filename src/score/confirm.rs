@@ -20,8 +20,8 @@ pub(crate) struct Budget {
     pub depth: u32,
     /// Positions visited.
     pub nodes: usize,
-    /// Stones of the attacker's the defender must capture in one move to
-    /// have won (0: no such end).
+    /// How many of the attacker's stones the defender must capture in one
+    /// move to have won (0: no such end).
     pub won_by_capturing: usize,
 }
 
