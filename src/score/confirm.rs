@@ -241,7 +241,7 @@ impl Search {
         let mut best = None;
         for p in moves {
             let mut next = b.clone();
-            next.play_unchecked(p, to_move);
+            let taken = next.play_unchecked(p, to_move) as usize;
             let mut next_bans: Vec<Ban> = bans.iter().copied().filter(|x| x.holds(&next)).collect();
             if let Some(ko) = next.ko_point() {
                 next_bans.push(Ban {
@@ -250,7 +250,9 @@ impl Search {
                     capturer: p,
                 });
             }
-            let win = if !attacking && self.captures_enough(b, &next) {
+            // A defender that takes enough stones has won (see
+            // [`Budget::won_by_capturing`]).
+            let win = if !attacking && self.won_by_capturing > 0 && taken >= self.won_by_capturing {
                 false
             } else {
                 self.attacker_wins(&next, to_move.opponent(), &next_bans, 0, depth - 1)
@@ -263,13 +265,6 @@ impl Search {
         }
         self.seen.insert(key, (depth, result, best));
         result
-    }
-
-    /// Whether the defender's move from `before` to `after` captured the
-    /// stones it takes to win (see [`Budget::won_by_capturing`]).
-    fn captures_enough(&self, before: &Board, after: &Board) -> bool {
-        let attacker = |b: &Board| b.stones(self.attacker).count();
-        self.won_by_capturing > 0 && attacker(before) >= attacker(after) + self.won_by_capturing
     }
 
     /// Whether a defending chain with a stone in the region has a liberty
@@ -383,9 +378,8 @@ mod tests {
     /// the space Black gains.
     #[test]
     fn a_race_is_over_once_the_defender_captures_seven_stones() {
-        let board = crate::score::tests::seki_inside_wall(false);
+        let (board, black) = crate::score::tests::seki_inside_wall(false);
         let p = |x, y| Point::new(x, y);
-        let black = (3..6).fold(Bitboard::EMPTY, |s, x| s | Bitboard::single(p(x, 8)));
         let region = black | Bitboard::single(p(2, 8)) | Bitboard::single(p(6, 8));
         let playable = region | board.stones(Color::White);
         let read = |budget: Budget| {

@@ -714,8 +714,7 @@ fn kill_eyeless(
     reading: &confirm::Allowance,
 ) {
     let mut kill = Bitboard::EMPTY;
-    let mut held = Bitboard::EMPTY;
-    let mut seki = Bitboard::EMPTY;
+    let mut races = RacesRead::default();
     let below = if open_points(board, calls) >= OPEN_BOARD {
         UNSURE
     } else {
@@ -737,15 +736,13 @@ fn kill_eyeless(
                 continue;
             }
             let walls = (*shaky, safe);
-            match read_eyeless_race(board, calls, g.chains, survival, walls, reading) {
-                Some(pair) if pair.is_empty() => held |= g.chains,
-                Some(pair) => seki |= pair,
-                None => kill |= marked(g.chains, &calls.status, PointStatus::Alive),
+            let read = read_eyeless_race(board, calls, g.chains, survival, walls, reading);
+            if !races.take(g.chains, read) {
+                kill |= marked(g.chains, &calls.status, PointStatus::Alive);
             }
         }
     }
-    calls.set(held, PointStatus::Alive, Reason::RaceHeld);
-    calls.set(seki, PointStatus::Seki, Reason::SekiRead);
+    races.apply(calls);
     for q in kill.iter() {
         let percent = (100.0 * survival[q.index()]).round() as u8;
         calls.set(
@@ -775,28 +772,51 @@ fn read_lost_races(
     walls: (Bitboard, Bitboard),
     reading: &confirm::Allowance,
 ) {
-    let mut held = Bitboard::EMPTY;
-    let mut seki = Bitboard::EMPTY;
+    let mut races = RacesRead::default();
     for c in Color::ALL {
-        let mut left = board.stones(c);
-        while let Some(p) = left.first() {
-            let chain = Bitboard::flood_fill(Bitboard::single(p), board.stones(c));
-            left &= !chain;
+        for chain in board.stones(c).components() {
+            let Some(p) = chain.first() else { continue };
             if calls.status[p.index()] != PointStatus::Dead
                 || !matches!(calls.reasons[p.index()], Reason::Playouts { .. })
                 || survival[p.index()] < LOST_RACE_FROM
             {
                 continue;
             }
-            match read_eyeless_race(board, calls, chain, survival, walls, reading) {
-                Some(pair) if pair.is_empty() => held |= chain,
-                Some(pair) => seki |= pair,
-                None => {}
-            }
+            let read = read_eyeless_race(board, calls, chain, survival, walls, reading);
+            races.take(chain, read);
         }
     }
-    calls.set(held, PointStatus::Alive, Reason::RaceHeld);
-    calls.set(seki, PointStatus::Seki, Reason::SekiRead);
+    races.apply(calls);
+}
+
+/// What [`read_eyeless_race`] found over a sweep, set once the sweep is
+/// done (the readings judge the statuses the sweep started from).
+#[derive(Default)]
+struct RacesRead {
+    /// Chains not captured even with the opponent first.
+    held: Bitboard,
+    /// Chains in seki with their race partners.
+    seki: Bitboard,
+}
+
+impl RacesRead {
+    /// Records the reading of `chains`; false when it left the playouts'
+    /// verdict standing.
+    fn take(&mut self, chains: Bitboard, read: Option<Bitboard>) -> bool {
+        match read {
+            Some(pair) if pair.is_empty() => self.held |= chains,
+            Some(pair) => self.seki |= pair,
+            None => return false,
+        }
+        true
+    }
+
+    /// Seki last: a chain held in its own reading and found in seki in its
+    /// partner's is in seki.
+    fn apply(self, calls: &mut Calls) {
+        calls.set(self.held, PointStatus::Alive, Reason::RaceHeld);
+        calls.set(self.seki, PointStatus::Seki, Reason::SekiRead);
+    }
 }
 
 /// A group [`kill_eyeless`] would kill, or a chain the playouts killed
@@ -1001,11 +1021,12 @@ mod tests {
         );
     }
 
-    /// The playouts keep D1-F1 in 55% of them and White's chain in 60%.
-    fn seki_survival(b: &Board) -> Vec<f64> {
+    /// The playouts keep `black` (D1-F1) in 55% of them and White's chain
+    /// in 60%.
+    fn seki_survival(b: &Board, black: Bitboard) -> Vec<f64> {
         let mut survival = vec![1.0; crate::board::SLOTS];
-        for x in 3..6 {
-            survival[Point::new(x, 8).index()] = 0.55;
+        for p in black.iter() {
+            survival[p.index()] = 0.55;
         }
         for p in b.stones(Color::White).iter() {
             survival[p.index()] = 0.6;
@@ -1015,14 +1036,11 @@ mod tests {
 
     #[test]
     fn an_eyeless_chain_neither_side_can_capture_is_in_seki() {
-        let b = crate::score::tests::seki_inside_wall(false);
+        let (b, black) = crate::score::tests::seki_inside_wall(false);
         let mut calls = calls();
         let mut unsure = Vec::new();
-        let survival = seki_survival(&b);
+        let survival = seki_survival(&b, black);
         kill_eyeless_in(&b, &mut calls, &survival, &mut unsure);
-        let black = (3..6).fold(Bitboard::EMPTY, |s, x| {
-            s | Bitboard::single(Point::new(x, 8))
-        });
         for p in (b.stones(Color::White) | black).iter() {
             assert_eq!(calls.status[p.index()], PointStatus::Seki);
             assert_eq!(calls.reasons[p.index()], Reason::SekiRead);
@@ -1055,12 +1073,9 @@ mod tests {
     /// read, it is in seki; killed in 75%, it is left dead.
     #[test]
     fn a_seki_the_playouts_mostly_kill_is_read_back() {
-        let b = crate::score::tests::seki_inside_wall(false);
-        let black = (3..6).fold(Bitboard::EMPTY, |s, x| {
-            s | Bitboard::single(Point::new(x, 8))
-        });
+        let (b, black) = crate::score::tests::seki_inside_wall(false);
         for (rate, want) in [(0.35, PointStatus::Seki), (0.25, PointStatus::Dead)] {
-            let mut survival = seki_survival(&b);
+            let mut survival = seki_survival(&b, black);
             let mut calls = calls();
             for p in black.iter() {
                 survival[p.index()] = rate;
@@ -1084,13 +1099,13 @@ mod tests {
 
     #[test]
     fn an_eyeless_chain_that_loses_its_race_is_dead() {
-        let b = crate::score::tests::seki_inside_wall(true);
+        let (b, black) = crate::score::tests::seki_inside_wall(true);
         let mut calls = calls();
         let mut unsure = Vec::new();
-        let survival = seki_survival(&b);
+        let survival = seki_survival(&b, black);
         kill_eyeless_in(&b, &mut calls, &survival, &mut unsure);
-        for x in 3..6 {
-            assert_eq!(calls.status[Point::new(x, 8).index()], PointStatus::Dead);
+        for p in black.iter() {
+            assert_eq!(calls.status[p.index()], PointStatus::Dead);
         }
         assert!(b
             .stones(Color::White)

@@ -17,9 +17,12 @@ pub(super) fn board_9x9(rows: &[&str]) -> Board {
 /// Black's D1-F1 and White's chain around it inside Black's wall share
 /// their only liberties, C1 and G1: whoever fills one is captured, a seki.
 /// With `outside`, White has a third liberty at H1 and wins the race.
-pub(super) fn seki_inside_wall(outside: bool) -> Board {
+/// Returns the board and Black's D1-F1.
+pub(super) fn seki_inside_wall(outside: bool) -> (Board, Bitboard) {
     let bottom = if outside { "XO.XXX..X" } else { "XO.XXX.OX" };
-    board_9x9(&["", "", "", "", "", "", "XXXXXXXXX", "XOOOOOOOX", bottom])
+    let board = board_9x9(&["", "", "", "", "", "", "XXXXXXXXX", "XOOOOOOOX", bottom]);
+    let inside = (3..6).map(|x| Point::new(x, 8)).collect();
+    (board, inside)
 }
 
 /// A game set up from a diagram, ended by two passes.
