@@ -1034,13 +1034,19 @@ mod tests {
         survival
     }
 
+    /// [`kill_eyeless_in`] on [`crate::score::tests::seki_inside_wall`]
+    /// with [`seki_survival`]: the board, Black's D1-F1 and the calls.
+    fn kill_eyeless_in_wall(outside: bool) -> (Board, Bitboard, Calls) {
+        let (b, black) = crate::score::tests::seki_inside_wall(outside);
+        let mut calls = calls();
+        let survival = seki_survival(&b, black);
+        kill_eyeless_in(&b, &mut calls, &survival, &mut Vec::new());
+        (b, black, calls)
+    }
+
     #[test]
     fn an_eyeless_chain_neither_side_can_capture_is_in_seki() {
-        let (b, black) = crate::score::tests::seki_inside_wall(false);
-        let mut calls = calls();
-        let mut unsure = Vec::new();
-        let survival = seki_survival(&b, black);
-        kill_eyeless_in(&b, &mut calls, &survival, &mut unsure);
+        let (b, black, calls) = kill_eyeless_in_wall(false);
         for p in (b.stones(Color::White) | black).iter() {
             assert_eq!(calls.status[p.index()], PointStatus::Seki);
             assert_eq!(calls.reasons[p.index()], Reason::SekiRead);
@@ -1099,11 +1105,7 @@ mod tests {
 
     #[test]
     fn an_eyeless_chain_that_loses_its_race_is_dead() {
-        let (b, black) = crate::score::tests::seki_inside_wall(true);
-        let mut calls = calls();
-        let mut unsure = Vec::new();
-        let survival = seki_survival(&b, black);
-        kill_eyeless_in(&b, &mut calls, &survival, &mut unsure);
+        let (b, black, calls) = kill_eyeless_in_wall(true);
         for p in black.iter() {
             assert_eq!(calls.status[p.index()], PointStatus::Dead);
         }
