@@ -450,13 +450,13 @@ const SHAKY_SEKI: f64 = 0.25;
 const RACE_LIBERTIES: usize = 4;
 
 /// Reads out the capturing races of chains the playouts keep alive but
-/// often lose: the chain, its liberties, the enemy chains next to it that
-/// are short of liberties and the friendly chains short of liberties next
-/// to its liberties, with their liberties, make a small region searched
-/// exactly (`confirm.rs`). A chain the opponent, moving first, captures
-/// against every defence is dead, unless it could itself capture one of
-/// those enemy chains moving first (a race whoever starts wins stays with
-/// the playouts).
+/// often lose: the chain, its liberties, and the chains short of liberties
+/// next to them (enemy chains next to the chain or to its liberties,
+/// friendly ones next to its liberties), with their liberties, make a small
+/// region searched exactly (`confirm.rs`). A chain the opponent, moving
+/// first, captures against every defence is dead, unless it could itself
+/// capture one of those enemy chains moving first (a race whoever starts
+/// wins stays with the playouts).
 fn read_races(
     board: &Board,
     calls: &mut Calls,
@@ -479,7 +479,9 @@ fn read_races(
         }
         let core = chain | libs;
         let mut playable = core;
-        let mut near = (chain.neighbours() & board.stones(opp) & !safe)
+        // An enemy chain short of liberties next to a liberty is in the race
+        // too: left out, it could fill that liberty as if it were safe.
+        let mut near = ((chain.neighbours() | libs.neighbours()) & board.stones(opp) & !safe)
             | (libs.neighbours() & board.stones(c) & !chain);
         // An enemy chain left out of the region must be safe: the search
         // treats it as uncapturable.
@@ -1101,6 +1103,36 @@ mod tests {
                 assert_eq!(calls.status[p.index()], expect);
             }
         }
+    }
+
+    /// After a KGS game (tune 2015-04-12-13): White's H8-J7 (liberties H7,
+    /// J6) and G7-G5 share both liberties. Black filling J6 joins H5-H3,
+    /// whose only other liberty is J4, so White takes it and captures
+    /// there: Black cannot capture H8 even moving first. Left out of the
+    /// region, H5-H3 looked safe and White's chains lost the race.
+    #[test]
+    fn a_short_enemy_chain_next_to_a_liberty_is_in_the_race() {
+        let rows = [
+            "....XXXXX",
+            "....XXXOO",
+            "....XXO.O",
+            "....XXOO.",
+            "XXXXXXOXX",
+            "OOOOOOXX.",
+            ".....OOXO",
+            ".....OOO.",
+            ".........",
+        ];
+        let b = crate::score::tests::board_9x9(&rows);
+        let target = Point::new(7, 1);
+        let mut calls = calls();
+        let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
+        let safe = Bitboard::EMPTY;
+        read_races(&b, &mut calls, &[target], safe, safe, &reading);
+        let stones = b.stones(Color::Black) | b.stones(Color::White);
+        assert!(stones
+            .iter()
+            .all(|p| calls.status[p.index()] == PointStatus::Alive));
     }
 
     #[test]
