@@ -23,6 +23,10 @@ pub(crate) struct Budget {
     /// How many of the attacker's stones the defender must capture in one
     /// move to have won (0: no such end).
     pub won_by_capturing: usize,
+    /// Whether a capture of at most [`PLAY_BACK_SPACE`] points counts only
+    /// if the defender cannot then kill the capturers by playing in the
+    /// points they emptied (see [`Search::capturers_die`]).
+    pub play_back: bool,
 }
 
 /// Enough for the bent-four sequence with its passes.
@@ -30,14 +34,18 @@ pub(crate) const SEKI_BUDGET: Budget = Budget {
     depth: 22,
     nodes: 100_000,
     won_by_capturing: 0,
+    play_back: false,
 };
 
 /// A race between chains with no eyes: as [`SEKI_BUDGET`], and a defender
 /// that captures seven stones or more in one move has won (no nakade kills
 /// a space that big). Reading on after such captures took a race between
 /// two big chains a million positions; this ends it in a few hundred.
+/// A capture the defender plays back into is no kill: three stones taken
+/// from inside a group with no other eye leave it a straight three.
 pub(crate) const RACE_BUDGET: Budget = Budget {
     won_by_capturing: 7,
+    play_back: true,
     ..SEKI_BUDGET
 };
 
@@ -50,6 +58,7 @@ pub(crate) const QUICK_BUDGET: Budget = Budget {
     depth: 40,
     nodes: 100_000,
     won_by_capturing: 0,
+    play_back: false,
 };
 
 /// A group's whole eye space: killing a bulky five after winning a ko and
@@ -58,7 +67,21 @@ pub(crate) const EYE_SPACE_BUDGET: Budget = Budget {
     depth: 40,
     nodes: 400_000,
     won_by_capturing: 0,
+    play_back: false,
 };
+
+/// Most points a capture may empty for [`Budget::play_back`] to apply:
+/// the biggest nakade, a rabbity six.
+const PLAY_BACK_SPACE: usize = 6;
+
+/// The reading of a play-back (see [`Search::capturers_die`]): at most this
+/// many positions, counted in the reading that asked.
+const PLAY_BACK_NODES: usize = 20_000;
+
+/// How many plies a play-back is read: killing capturers left a bulky five
+/// with three dame to fill takes the defender the vital point, the dame
+/// and the eye's points while the capturers pass, more than 11 moves.
+const PLAY_BACK_DEPTH: u32 = 40;
 
 /// Positions one judgement may read in all: bounds the time of a count
 /// whatever the board holds (about 0.75 s of reading on one core of the
@@ -130,6 +153,8 @@ pub(crate) fn can_capture(
         nodes: 0,
         max_nodes,
         won_by_capturing: budget.won_by_capturing,
+        play_back: budget.play_back,
+        played_back: FxHashMap::default(),
         seen: FxHashMap::default(),
     };
     let mut b = board.clone();
@@ -156,6 +181,11 @@ struct Search {
     max_nodes: usize,
     /// See [`Budget::won_by_capturing`].
     won_by_capturing: usize,
+    /// See [`Budget::play_back`].
+    play_back: bool,
+    /// Position key -> whether the capturers die (see
+    /// [`Search::capturers_die`]).
+    played_back: FxHashMap<u64, bool>,
     /// Position key -> (plies searched, attacker wins, the move that won
     /// for the side to move).
     seen: FxHashMap<u64, (u32, bool, Option<Point>)>,
@@ -173,10 +203,15 @@ impl Search {
         let defender = self.attacker.opponent();
         // Won once the target is gone and no defending stone is left in the
         // region to live on with the points it leaves, unless the defender
-        // at once takes back the capturing stones (a snapback, a ko): the
-        // 1989 rules call stones alive whose capture lets new stones live.
+        // at once takes back the capturing stones (a snapback, a ko), or,
+        // with [`Budget::play_back`], kills them by playing in the points
+        // they emptied: the 1989 rules call stones alive whose capture lets
+        // new stones live.
         let cleared =
             b.get(self.target) != Some(defender) && (self.region & b.stones(defender)).is_empty();
+        if cleared && self.play_back && self.capturers_die(b) {
+            return false;
+        }
         if cleared && (to_move == self.attacker || depth == 0) {
             return true;
         }
@@ -265,6 +300,52 @@ impl Search {
         }
         self.seen.insert(key, (depth, result, best));
         result
+    }
+
+    /// Whether the defender, moving first, captures every attacker chain
+    /// next to the region's empty points once a capture has cleared it (at
+    /// most [`PLAY_BACK_SPACE`] of them): a capture-and-play-back, where
+    /// taking the stones leaves the capturers a nakade shape and no other
+    /// eye. Read as the rest of the search, with the capturers as the target
+    /// and the emptied points playable; the positions count in this
+    /// search's.
+    fn capturers_die(&mut self, b: &Board) -> bool {
+        let defender = self.attacker.opponent();
+        let occupied = b.stones(Color::Black) | b.stones(Color::White);
+        let emptied = self.region & self.on & !occupied;
+        if emptied.is_empty() || emptied.count() > PLAY_BACK_SPACE {
+            return false;
+        }
+        let attacker_stones = b.stones(self.attacker);
+        let capturers =
+            Bitboard::flood_fill(emptied.neighbours() & attacker_stones, attacker_stones);
+        let Some(target) = capturers.first() else {
+            return false;
+        };
+        let key = b.full_hash(defender);
+        if let Some(&dies) = self.played_back.get(&key) {
+            return dies;
+        }
+        let mut back = Search {
+            region: capturers | emptied,
+            playable: self.playable | emptied | occupied,
+            on: self.on,
+            target,
+            attacker: defender,
+            nodes: 0,
+            max_nodes: PLAY_BACK_NODES.min(self.max_nodes.saturating_sub(self.nodes)),
+            won_by_capturing: 0,
+            play_back: false,
+            played_back: FxHashMap::default(),
+            seen: FxHashMap::default(),
+        };
+        let mut start = b.clone();
+        start.clear_ko();
+        let win = back.attacker_wins(&start, defender, &[], 0, PLAY_BACK_DEPTH);
+        self.nodes += back.nodes;
+        let dies = win && back.nodes <= back.max_nodes;
+        self.played_back.insert(key, dies);
+        dies
     }
 
     /// Whether a defending chain with a stone in the region has a liberty
@@ -403,6 +484,37 @@ mod tests {
         assert_eq!(race, Some(false));
         assert_eq!(seki, Some(false));
         assert!(race_cost * 100 < seki_cost);
+    }
+
+    /// Black's B9-D9 inside White's only eye space, White's chain with one
+    /// liberty outside, G9. White takes the three stones (A9, G9 for Black,
+    /// E9), but Black plays back at C9, the vital point of the straight
+    /// three left, and White dies: the race reading finds no kill. Read
+    /// without the play-back, the capture stands.
+    #[test]
+    fn a_capture_the_defender_plays_back_into_is_no_kill() {
+        let board = board_9x9(&[".XXX.O.X.", "OOOOOOXX.", "XXXXXXX.."]);
+        let p = |x, y| Point::new(x, y);
+        let region = (0..5).fold(Bitboard::EMPTY, |b, x| b | Bitboard::single(p(x, 0)));
+        let playable = region | Bitboard::single(p(6, 0));
+        let read = |budget: Budget| {
+            can_capture(
+                &board,
+                region,
+                playable,
+                p(1, 0),
+                Color::White,
+                Color::White,
+                budget,
+                &Allowance::new(READING_ALLOWANCE),
+            )
+        };
+        assert_eq!(read(RACE_BUDGET), Some(false));
+        let no_play_back = Budget {
+            play_back: false,
+            ..RACE_BUDGET
+        };
+        assert_eq!(read(no_play_back), Some(true));
     }
 
     /// Black's two stones in the corner, White to take them at C9; the

@@ -823,7 +823,8 @@ impl RacesRead {
 
 /// A group [`kill_eyeless`] would kill, or a chain the playouts killed
 /// ([`read_lost_races`]), that is one chain with 2 to [`RACE_LIBERTIES`]
-/// liberties next to enemy chains the playouts keep alive but often lose:
+/// liberties next to enemy chains the playouts keep alive but often lose
+/// or leave in seki (`shaky`):
 /// read as a race over the chains, their liberties and every empty point
 /// joined to them, with every chain next to those that is not firmly alive
 /// (`shaky`, under [`UNSURE`]) taken in. A chain the opponent cannot
@@ -864,7 +865,11 @@ fn read_eyeless_race(
     while let Some(q) = near.first() {
         let enemy = Bitboard::flood_fill(Bitboard::single(q), board.stones(opp));
         near &= !enemy;
-        if calls.status[q.index()] == PointStatus::Alive && survival[q.index()] < UNSURE {
+        // A partner the playouts often lose or leave in seki: a race, or a
+        // seki by capture-and-play-back.
+        if calls.status[q.index()] == PointStatus::Alive
+            && (survival[q.index()] < UNSURE || shaky.contains(q))
+        {
             racing.push(enemy);
             playable |= enemy | board.liberties_bb(q);
         } else if !firm(q) {
@@ -1133,6 +1138,41 @@ mod tests {
         assert!(stones
             .iter()
             .all(|p| calls.status[p.index()] == PointStatus::Alive));
+    }
+
+    /// The seki inside the wall again, with White's chain alive in 90% of
+    /// the playouts (a firm partner) and Black's D1-F1 in 35%: read only
+    /// when White's chain is unsettled (`shaky`, as when the playouts
+    /// leave it in seki often), and then found in seki.
+    #[test]
+    fn a_seki_with_a_partner_the_playouts_keep_is_read_when_shaky() {
+        let (b, black) = crate::score::tests::seki_inside_wall(false);
+        let white = b.stones(Color::White);
+        for (shaky, want) in [
+            (white, PointStatus::Seki),
+            (Bitboard::EMPTY, PointStatus::Dead),
+        ] {
+            let mut survival = vec![1.0; crate::board::SLOTS];
+            for p in white.iter() {
+                survival[p.index()] = 0.9;
+            }
+            for p in black.iter() {
+                survival[p.index()] = 0.35;
+            }
+            let mut calls = calls();
+            calls.set(black, PointStatus::Dead, Reason::Playouts { percent: 35 });
+            let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
+            read_lost_races(
+                &b,
+                &mut calls,
+                &survival,
+                (shaky, Bitboard::EMPTY),
+                &reading,
+            );
+            for p in black.iter() {
+                assert_eq!(calls.status[p.index()], want);
+            }
+        }
     }
 
     #[test]

@@ -16,11 +16,17 @@ pub(super) fn board_9x9(rows: &[&str]) -> Board {
 
 /// Black's D1-F1 and White's chain around it inside Black's wall share
 /// their only liberties, C1 and G1: whoever fills one is captured, a seki.
-/// With `outside`, White has a third liberty at H1 and wins the race.
+/// With `outside`, White's chain reaches J2 and has an eye at J1, so it
+/// wins the race: taking D1-F1 leaves it a second eye. (A mere outside
+/// liberty would not do: Black plays back into the straight three.)
 /// Returns the board and Black's D1-F1.
 pub(super) fn seki_inside_wall(outside: bool) -> (Board, Bitboard) {
-    let bottom = if outside { "XO.XXX..X" } else { "XO.XXX.OX" };
-    let board = board_9x9(&["", "", "", "", "", "", "XXXXXXXXX", "XOOOOOOOX", bottom]);
+    let (wall, bottom) = if outside {
+        ("XOOOOOOOO", "XO.XXX.O.")
+    } else {
+        ("XOOOOOOOX", "XO.XXX.OX")
+    };
+    let board = board_9x9(&["", "", "", "", "", "", "XXXXXXXXX", wall, bottom]);
     let inside = (3..6).map(|x| Point::new(x, 8)).collect();
     (board, inside)
 }
