@@ -49,6 +49,16 @@ pub(crate) const RACE_BUDGET: Budget = Budget {
     ..SEKI_BUDGET
 };
 
+/// The race reading of a partner chain, which the chain read first holds:
+/// as [`RACE_BUDGET`], 40 plies deep. The partner may still die to a
+/// sacrifice and a play-back of its own: stones it takes that leave it a
+/// pyramid four, once its dame are filled, take the attacker more than 11
+/// moves.
+pub(crate) const RACE_PARTNER_BUDGET: Budget = Budget {
+    depth: 40,
+    ..RACE_BUDGET
+};
+
 /// A group the playouts keep alive: a kill they miss (a two-stone
 /// sacrifice inside a straight three; a capture that leaves a pyramid four
 /// to play inside). As deep as [`EYE_SPACE_BUDGET`], with a quarter of its

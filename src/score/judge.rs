@@ -901,19 +901,19 @@ fn read_eyeless_race(
         }
         playable |= more;
     }
-    let captured = |region: Bitboard, target: Point, attacker: Color| {
-        let budget = confirm::RACE_BUDGET;
+    let captured = |region: Bitboard, target: Point, attacker: Color, budget| {
         confirm::can_capture(
             board, region, playable, target, attacker, attacker, budget, reading,
         )
     };
-    if captured(chains | libs, p, opp) != Some(false) {
+    if captured(chains | libs, p, opp, confirm::RACE_BUDGET) != Some(false) {
         return None;
     }
     let mut pair = chains;
     for enemy in racing {
         let q = enemy.first()?;
-        if captured(enemy | board.liberties_bb(q), q, c) != Some(false) {
+        let region = enemy | board.liberties_bb(q);
+        if captured(region, q, c, confirm::RACE_PARTNER_BUDGET) != Some(false) {
             return Some(Bitboard::EMPTY);
         }
         pair |= enemy;
