@@ -49,11 +49,10 @@ pub(crate) const RACE_BUDGET: Budget = Budget {
     ..SEKI_BUDGET
 };
 
-/// The race reading of a partner chain, which the chain read first holds:
-/// as [`RACE_BUDGET`], 40 plies deep. The partner may still die to a
-/// sacrifice and a play-back of its own: stones it takes that leave it a
-/// pyramid four, once its dame are filled, take the attacker more than 11
-/// moves.
+/// The reading of a race partner once the chain read first has held: as
+/// [`RACE_BUDGET`], 40 plies deep. The partner may still die to a sacrifice
+/// and a play-back of its own: stones it takes that leave it a pyramid
+/// four take the attacker, dame filling included, more than 11 moves.
 pub(crate) const RACE_PARTNER_BUDGET: Budget = Budget {
     depth: 40,
     ..RACE_BUDGET
@@ -88,9 +87,9 @@ const PLAY_BACK_SPACE: usize = 6;
 /// many positions, counted in the reading that asked.
 const PLAY_BACK_NODES: usize = 20_000;
 
-/// How many plies a play-back is read: killing capturers left a bulky five
-/// with three dame to fill takes the defender the vital point, the dame
-/// and the eye's points while the capturers pass, more than 11 moves.
+/// How many plies a play-back is read: killing capturers left with a bulky
+/// five and three dame takes the defender the vital point, the dame and
+/// the eye's points, more than 11 moves.
 const PLAY_BACK_DEPTH: u32 = 40;
 
 /// Positions one judgement may read in all: bounds the time of a count
