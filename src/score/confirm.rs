@@ -83,14 +83,17 @@ pub(crate) const EYE_SPACE_BUDGET: Budget = Budget {
 /// the biggest nakade, a rabbity six.
 const PLAY_BACK_SPACE: usize = 6;
 
-/// The reading of a play-back (see [`Search::capturers_die`]): at most this
-/// many positions, counted in the reading that asked.
-const PLAY_BACK_NODES: usize = 20_000;
-
-/// How many plies a play-back is read: killing capturers left with a bulky
-/// five and three dame takes the defender the vital point, the dame and
-/// the eye's points, more than 11 moves.
-const PLAY_BACK_DEPTH: u32 = 40;
+/// The reading of a play-back (see [`Search::capturers_die`]): at most
+/// 20,000 positions, counted in the reading that asked, and 40 plies:
+/// killing capturers left with a bulky five and three dame takes the
+/// defender the vital point, the dame and the eye's points, more than 11
+/// moves.
+const PLAY_BACK_BUDGET: Budget = Budget {
+    depth: 40,
+    nodes: 20_000,
+    won_by_capturing: 0,
+    play_back: false,
+};
 
 /// Positions one judgement may read in all: bounds the time of a count
 /// whatever the board holds (about 0.75 s of reading on one core of the
@@ -153,26 +156,12 @@ pub(crate) fn can_capture(
     if max_nodes == 0 {
         return None;
     }
-    let mut s = Search {
-        region,
-        playable: playable | region | board.stones(Color::Black) | board.stones(Color::White),
-        on: Bitboard::on_board(board.size()),
-        target,
-        attacker,
-        nodes: 0,
-        max_nodes,
-        won_by_capturing: budget.won_by_capturing,
-        play_back: budget.play_back,
-        played_back: FxHashMap::default(),
-        seen: FxHashMap::default(),
-    };
-    let mut b = board.clone();
-    b.clear_ko();
-    let win = s.attacker_wins(&b, first, &[], 0, budget.depth);
+    let mut s = Search::new(board, region, playable, target, attacker, max_nodes, budget);
+    let win = s.read(board, first, budget.depth);
     allowance
         .left
         .set(allowance.left.get() - s.nodes.min(max_nodes));
-    (s.nodes <= s.max_nodes).then_some(win)
+    win
 }
 
 struct Search {
@@ -201,6 +190,41 @@ struct Search {
 }
 
 impl Search {
+    /// A search of `board` at most `max_nodes` positions long, with
+    /// `budget`'s rules; the stones on the board are playable once taken.
+    fn new(
+        board: &Board,
+        region: Bitboard,
+        playable: Bitboard,
+        target: Point,
+        attacker: Color,
+        max_nodes: usize,
+        budget: Budget,
+    ) -> Search {
+        Search {
+            region,
+            playable: playable | region | board.stones(Color::Black) | board.stones(Color::White),
+            on: Bitboard::on_board(board.size()),
+            target,
+            attacker,
+            nodes: 0,
+            max_nodes,
+            won_by_capturing: budget.won_by_capturing,
+            play_back: budget.play_back,
+            played_back: FxHashMap::default(),
+            seen: FxHashMap::default(),
+        }
+    }
+
+    /// Whether the attacker wins from `board` with `first` to move, the ko
+    /// ban lifted; `None` when the positions ran out.
+    fn read(&mut self, board: &Board, first: Color, depth: u32) -> Option<bool> {
+        let mut b = board.clone();
+        b.clear_ko();
+        let win = self.attacker_wins(&b, first, &[], 0, depth);
+        (self.nodes <= self.max_nodes).then_some(win)
+    }
+
     fn attacker_wins(
         &mut self,
         b: &Board,
@@ -335,24 +359,20 @@ impl Search {
         if let Some(&dies) = self.played_back.get(&key) {
             return dies;
         }
-        let mut back = Search {
-            region: capturers | emptied,
-            playable: self.playable | emptied | occupied,
-            on: self.on,
+        let max_nodes = PLAY_BACK_BUDGET
+            .nodes
+            .min(self.max_nodes.saturating_sub(self.nodes));
+        let mut back = Search::new(
+            b,
+            capturers | emptied,
+            self.playable | emptied,
             target,
-            attacker: defender,
-            nodes: 0,
-            max_nodes: PLAY_BACK_NODES.min(self.max_nodes.saturating_sub(self.nodes)),
-            won_by_capturing: 0,
-            play_back: false,
-            played_back: FxHashMap::default(),
-            seen: FxHashMap::default(),
-        };
-        let mut start = b.clone();
-        start.clear_ko();
-        let win = back.attacker_wins(&start, defender, &[], 0, PLAY_BACK_DEPTH);
+            defender,
+            max_nodes,
+            PLAY_BACK_BUDGET,
+        );
+        let dies = back.read(b, defender, PLAY_BACK_BUDGET.depth) == Some(true);
         self.nodes += back.nodes;
-        let dies = win && back.nodes <= back.max_nodes;
         self.played_back.insert(key, dies);
         dies
     }
