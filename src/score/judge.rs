@@ -448,6 +448,13 @@ const UNSURE: f64 = 0.8;
 const SHAKY_SEKI: f64 = 0.25;
 /// Most liberties a chain may have to be read out in a race.
 const RACE_LIBERTIES: usize = 4;
+/// Most liberties a chain may have for [`read_eyeless_race`]: a long chain
+/// with no eye can still be in seki, its outside liberties next to the
+/// enemy's wall and two more shared with the enemy stones inside it (tune:
+/// 2001-05-18-5, 37 stones with 7 liberties; 1 game fixed, none broken,
+/// at 8; validate: 2 fixed, none broken). The region's empty points bound
+/// the reading whatever this is.
+const EYELESS_RACE_LIBERTIES: usize = 8;
 
 /// Reads out the capturing races of chains the playouts keep alive but
 /// often lose: the chain, its liberties, and the chains short of liberties
@@ -822,7 +829,7 @@ impl RacesRead {
 }
 
 /// A group [`kill_eyeless`] would kill, or a chain the playouts killed
-/// ([`read_lost_races`]), that is one chain with 2 to [`RACE_LIBERTIES`]
+/// ([`read_lost_races`]), that is one chain with 2 to [`EYELESS_RACE_LIBERTIES`]
 /// liberties next to enemy chains the playouts keep alive but often lose
 /// or leave in seki (`shaky`):
 /// read as a race over the chains, their liberties and every empty point
@@ -849,7 +856,7 @@ fn read_eyeless_race(
     let libs = board.liberties_bb(p);
     if Bitboard::flood_fill(Bitboard::single(p), board.stones(c)) != chains
         || libs.count() < 2
-        || libs.count() > RACE_LIBERTIES
+        || libs.count() > EYELESS_RACE_LIBERTIES
     {
         return None;
     }
@@ -1080,6 +1087,41 @@ mod tests {
             .iter()
             .all(|p| calls.status[p.index()] == PointStatus::Alive));
         assert_eq!(calls.reasons[Point::new(1, 8).index()], Reason::RaceHeld);
+    }
+
+    /// Black's chain B1-H3 (12 stones) has one eye at most and eight
+    /// liberties: B3, D3, F3 and H3 next to White's wall, and C1, D1, F1
+    /// and G1 around White's E1. White cannot capture it even moving first:
+    /// Black takes E1 and has three eyes. The playouts keep it in 55% of
+    /// them; read, it lives.
+    #[test]
+    fn an_eyeless_chain_with_many_liberties_is_read() {
+        let rows = [
+            "",
+            "",
+            "",
+            "",
+            "",
+            "OOOOOOOOO",
+            "O.X.X.X.O",
+            "OXXXXXXXO",
+            "OX..O..XO",
+        ];
+        let b = crate::score::tests::board_9x9(&rows);
+        let black = b.stones(Color::Black);
+        let libs = b.liberties_bb(Point::new(1, 8));
+        assert_eq!((black.count(), libs.count()), (12, 8));
+        let mut survival = vec![1.0; crate::board::SLOTS];
+        for p in black.iter() {
+            survival[p.index()] = 0.55;
+        }
+        survival[Point::new(4, 8).index()] = 0.6;
+        let mut calls = calls();
+        kill_eyeless_in(&b, &mut calls, &survival, &mut Vec::new());
+        for p in black.iter() {
+            assert_eq!(calls.status[p.index()], PointStatus::Alive);
+            assert_eq!(calls.reasons[p.index()], Reason::RaceHeld);
+        }
     }
 
     /// The playouts kill D1-F1 of the seki inside the wall in 65% of them:
