@@ -1089,33 +1089,23 @@ mod tests {
         assert_eq!(calls.reasons[Point::new(1, 8).index()], Reason::RaceHeld);
     }
 
-    /// Black's chain B1-H3 (12 stones) has one eye at most and eight
-    /// liberties: B3, D3, F3 and H3 next to White's wall, and C1, D1, F1
-    /// and G1 around White's E1. White cannot capture it even moving first:
-    /// Black takes E1 and has three eyes. The playouts keep it in 55% of
+    /// Black's chain B9-H7 (12 stones) has one eye at most and eight
+    /// liberties: B7, D7, F7 and H7 next to White's wall, and C9, D9, F9
+    /// and G9 around White's E9. White cannot capture it even moving first:
+    /// Black takes E9 and has three eyes. The playouts keep it in 55% of
     /// them; read, it lives.
     #[test]
     fn an_eyeless_chain_with_many_liberties_is_read() {
-        let rows = [
-            "",
-            "",
-            "",
-            "",
-            "",
-            "OOOOOOOOO",
-            "O.X.X.X.O",
-            "OXXXXXXXO",
-            "OX..O..XO",
-        ];
+        let rows = ["OX..O..XO", "OXXXXXXXO", "O.X.X.X.O", "OOOOOOOOO"];
         let b = crate::score::tests::board_9x9(&rows);
         let black = b.stones(Color::Black);
-        let libs = b.liberties_bb(Point::new(1, 8));
+        let libs = b.liberties_bb(Point::new(1, 0));
         assert_eq!((black.count(), libs.count()), (12, 8));
         let mut survival = vec![1.0; crate::board::SLOTS];
         for p in black.iter() {
             survival[p.index()] = 0.55;
         }
-        survival[Point::new(4, 8).index()] = 0.6;
+        survival[Point::new(4, 0).index()] = 0.6;
         let mut calls = calls();
         kill_eyeless_in(&b, &mut calls, &survival, &mut Vec::new());
         for p in black.iter() {
