@@ -1089,11 +1089,11 @@ mod tests {
         assert_eq!(calls.reasons[Point::new(1, 8).index()], Reason::RaceHeld);
     }
 
-    /// Black's chain B9-H7 (12 stones) has one eye at most and eight
-    /// liberties: B7, D7, F7 and H7 next to White's wall, and C9, D9, F9
-    /// and G9 around White's E9. White cannot capture it even moving first:
-    /// Black takes E9 and has three eyes. The playouts keep it in 55% of
-    /// them; read, it lives.
+    /// Black's chain B8-H8 with B9, H9, C7, E7 and G7 (12 stones) has one
+    /// eye at most and eight liberties: B7, D7, F7 and H7 next to White's
+    /// wall, and C9, D9, F9 and G9 around White's E9. White cannot capture
+    /// it even moving first: Black takes E9 and has three eyes. The
+    /// playouts keep it in 55% of them; read, it lives.
     #[test]
     fn an_eyeless_chain_with_many_liberties_is_read() {
         let rows = ["OX..O..XO", "OXXXXXXXO", "O.X.X.X.O", "OOOOOOOOO"];
