@@ -455,6 +455,22 @@ impl Board {
         self.hash
     }
 
+    /// [`Board::full_hash`] of the position after `color` plays `p`, with
+    /// the opponent to move, found without playing: only for a legal move
+    /// that captures nothing (the move clears the ko point).
+    #[inline]
+    pub fn full_hash_after_quiet_move(&self, p: Point, color: Color) -> u64 {
+        let to_move = color.opponent();
+        let mut h = self.hash ^ zobrist::STONE[color.index()][p.index()];
+        if self.ko_color == to_move as u8 {
+            h ^= zobrist::KO[0];
+        }
+        if to_move == Color::White {
+            h ^= zobrist::WHITE_TO_MOVE;
+        }
+        h
+    }
+
     /// Zobrist hash of stones, ko point and side to move (for transpositions).
     #[inline]
     pub fn full_hash(&self, to_move: Color) -> u64 {

@@ -8,7 +8,7 @@
 
 use crate::board::{Bitboard, Board, Color, Point};
 use fxhash::FxHashMap;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 /// Largest number of empty points a region may have to be searched.
 pub(crate) const MAX_EMPTY: usize = 8;
@@ -164,6 +164,11 @@ pub(crate) fn can_capture(
     win
 }
 
+thread_local! {
+    /// The boards of [`Search::read`], kept between readings.
+    static PLY_BOARDS: RefCell<Vec<Vec<Board>>> = const { RefCell::new(Vec::new()) };
+}
+
 struct Search {
     region: Bitboard,
     /// Where both sides may play once the point is empty: the region, its
@@ -219,15 +224,30 @@ impl Search {
     /// Whether the attacker wins from `board` with `first` to move, the ko
     /// ban lifted; `None` when the positions ran out.
     fn read(&mut self, board: &Board, first: Color, depth: u32) -> Option<bool> {
-        let mut b = board.clone();
-        b.clear_ko();
-        let win = self.attacker_wins(&b, first, &[], 0, depth);
+        // A board for each ply, reused by every position read at that ply:
+        // copying a board's used slots costs less than cloning all of it.
+        // The boards are kept for the thread's next reading (a play-back is
+        // a reading inside a reading, so there is a stack of them).
+        let mut boards = PLY_BOARDS
+            .with(|kept| kept.borrow_mut().pop())
+            .unwrap_or_default();
+        while boards.len() <= depth as usize {
+            boards.push(Board::new(board.size()));
+        }
+        let (b, plies) = boards.split_at_mut(1);
+        b[0].copy_from(board);
+        b[0].clear_ko();
+        let win = self.attacker_wins(&b[0], plies, first, &[], 0, depth);
+        PLY_BOARDS.with(|kept| kept.borrow_mut().push(boards));
         (self.nodes <= self.max_nodes).then_some(win)
     }
 
+    /// Whether the attacker wins from `b`, `plies` holding a board for each
+    /// ply below it to play on (at least `depth` of them).
     fn attacker_wins(
         &mut self,
         b: &Board,
+        plies: &mut [Board],
         to_move: Color,
         bans: &[Ban],
         passes: u8,
@@ -277,17 +297,18 @@ impl Search {
         }
         // The side to move wins when one of its moves wins for it.
         let mut result = !attacking;
+        let Some((next, plies)) = plies.split_first_mut() else {
+            return result;
+        };
         // The defender tries its pass first: in a seki, doing nothing is
         // the usual defence and refutes most attacks at once.
         if !attacking && !cleared {
             // A pass lifts the ko; the board is copied only when there is
             // one to lift (the copy is most of a node's cost).
-            let unbarred;
-            let next = if b.ko_point().is_some() {
-                let mut c = b.clone();
-                c.clear_ko();
-                unbarred = c;
-                &unbarred
+            let after = if b.ko_point().is_some() {
+                next.copy_from(b);
+                next.clear_ko();
+                &*next
             } else {
                 b
             };
@@ -297,7 +318,14 @@ impl Search {
                 .copied()
                 .filter(|x| x.barred != to_move)
                 .collect();
-            if !self.attacker_wins(next, to_move.opponent(), &next_bans, passes + 1, depth - 1) {
+            if !self.attacker_wins(
+                after,
+                plies,
+                to_move.opponent(),
+                &next_bans,
+                passes + 1,
+                depth - 1,
+            ) {
                 self.seen.insert(key, (depth, false, None));
                 return false;
             }
@@ -308,9 +336,20 @@ impl Search {
         }
         let mut best = None;
         for p in moves {
-            let mut next = b.clone();
+            // Most replies lead to a position read before: look it up
+            // before copying the board, the copy being most of a node's
+            // cost. The answer and the positions counted are the same.
+            if let Some(win) = self.known_reply(b, p, to_move, bans, depth - 1) {
+                if win == attacking {
+                    result = attacking;
+                    best = Some(p);
+                    break;
+                }
+                continue;
+            }
+            next.copy_from(b);
             let taken = next.play_unchecked(p, to_move) as usize;
-            let mut next_bans: Vec<Ban> = bans.iter().copied().filter(|x| x.holds(&next)).collect();
+            let mut next_bans: Vec<Ban> = bans.iter().copied().filter(|x| x.holds(next)).collect();
             if let Some(ko) = next.ko_point() {
                 next_bans.push(Ban {
                     ko,
@@ -323,7 +362,7 @@ impl Search {
             let win = if !attacking && self.won_by_capturing > 0 && taken >= self.won_by_capturing {
                 false
             } else {
-                self.attacker_wins(&next, to_move.opponent(), &next_bans, 0, depth - 1)
+                self.attacker_wins(next, plies, to_move.opponent(), &next_bans, 0, depth - 1)
             };
             if win == attacking {
                 result = attacking;
@@ -333,6 +372,44 @@ impl Search {
         }
         self.seen.insert(key, (depth, result, best));
         result
+    }
+
+    /// What [`Search::attacker_wins`] would answer after `to_move` plays
+    /// `p`, when that position is already known well enough for the
+    /// `depth` left, found without playing the move; `None` to play it.
+    /// Only a move that captures nothing and leaves the ko bans as they
+    /// are qualifies, and only above the last ply: the call would then get
+    /// past its early ends (a known position got past them before, and they
+    /// depend on the position alone) and answer from the table, counting
+    /// the position as visited.
+    fn known_reply(
+        &mut self,
+        b: &Board,
+        p: Point,
+        to_move: Color,
+        bans: &[Ban],
+        depth: u32,
+    ) -> Option<bool> {
+        if depth == 0
+            || bans.iter().any(|ban| ban.ko == p)
+            || !b.adjacent_chains_in_atari(p, to_move.opponent()).is_empty()
+        {
+            return None;
+        }
+        let key = Self::ban_key(b.full_hash_after_quiet_move(p, to_move), bans);
+        #[cfg(debug_assertions)]
+        {
+            let mut next = b.clone();
+            next.play_unchecked(p, to_move);
+            debug_assert!(bans.iter().all(|ban| ban.holds(&next)));
+            debug_assert_eq!(key, self.key(&next, to_move.opponent(), bans));
+        }
+        let &(d, win, _) = self.seen.get(&key)?;
+        if !((win && d <= depth) || (!win && d >= depth)) {
+            return None;
+        }
+        self.nodes += 1;
+        Some(win && self.nodes <= self.max_nodes)
     }
 
     /// Whether the defender, moving first, captures every attacker chain
@@ -445,7 +522,12 @@ impl Search {
     /// The pass count is left out: the attacker's moves are the same after
     /// a pass, and the defender never moves after one.
     fn key(&self, b: &Board, to_move: Color, bans: &[Ban]) -> u64 {
-        let mut k = b.full_hash(to_move);
+        Self::ban_key(b.full_hash(to_move), bans)
+    }
+
+    /// `hash` with the ko bans folded in.
+    fn ban_key(hash: u64, bans: &[Ban]) -> u64 {
+        let mut k = hash;
         for ban in bans {
             let x = (ban.ko.index() as u64) << 8 | (ban.barred as u64) << 4;
             k ^= x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
