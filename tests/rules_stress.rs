@@ -186,3 +186,45 @@ fn bounded_liberty_helpers_agree_with_whole_liberty_sets() {
     }
     assert!(checked > 100_000, "{checked}");
 }
+
+/// The hash the confirmation search looks a reply up by, found without
+/// playing the move, is the hash after playing it: every legal move that
+/// captures nothing, in seeded random games full of captures and kos.
+#[test]
+fn quiet_move_hashes_agree_with_playing_them() {
+    let mut rng = StdRng::seed_from_u64(17);
+    let mut checked = 0;
+    for size in [5, 9, 19] {
+        let mut board = kosumi::board::Board::new(size);
+        let mut color = Color::Black;
+        for _ in 0..400 {
+            for p in board.points() {
+                if board.is_legal(p, color)
+                    && board
+                        .adjacent_chains_in_atari(p, color.opponent())
+                        .is_empty()
+                {
+                    let mut after = board.clone();
+                    after.play_unchecked(p, color);
+                    assert_eq!(
+                        board.full_hash_after_quiet_move(p, color),
+                        after.full_hash(color.opponent()),
+                        "{color} {p:?} on\n{board}"
+                    );
+                    checked += 1;
+                }
+            }
+            let legal: Vec<Point> = board
+                .points()
+                .filter(|&p| board.is_legal(p, color))
+                .collect();
+            if legal.is_empty() {
+                board = kosumi::board::Board::new(size);
+            } else {
+                board.play_unchecked(legal[rng.gen_range(0..legal.len())], color);
+            }
+            color = color.opponent();
+        }
+    }
+    assert!(checked > 10_000);
+}
