@@ -332,14 +332,16 @@ impl Search {
         }
         let mut moves = self.ordered_moves(b, to_move, bans, empty, best);
         if cleared {
-            moves.retain(|&p| !b.adjacent_chains_in_atari(p, self.attacker).is_empty());
+            // The defender is to move (a cleared region with the attacker
+            // to move has ended the reading): only its captures are left.
+            moves.retain(|&(_, captures)| captures);
         }
         let mut best = None;
-        for p in moves {
+        for (p, captures) in moves {
             // Most replies lead to a position read before: look it up
             // before copying the board, the copy being most of a node's
             // cost. The answer and the positions counted are the same.
-            if let Some(win) = self.known_reply(b, p, to_move, bans, depth - 1) {
+            if let Some(win) = self.known_reply(b, p, captures, to_move, bans, depth - 1) {
                 if win == attacking {
                     result = attacking;
                     best = Some(p);
@@ -375,7 +377,8 @@ impl Search {
     }
 
     /// What [`Search::attacker_wins`] would answer after `to_move` plays
-    /// `p`, when that position is already known well enough for the
+    /// `p` (`captures`: whether it takes stones), when that position is
+    /// already known well enough for the
     /// `depth` left, found without playing the move; `None` to play it.
     /// Only a move that captures nothing and leaves the ko bans as they
     /// are qualifies, and only above the last ply: the call would then get
@@ -386,14 +389,12 @@ impl Search {
         &mut self,
         b: &Board,
         p: Point,
+        captures: bool,
         to_move: Color,
         bans: &[Ban],
         depth: u32,
     ) -> Option<bool> {
-        if depth == 0
-            || bans.iter().any(|ban| ban.ko == p)
-            || !b.adjacent_chains_in_atari(p, to_move.opponent()).is_empty()
-        {
+        if depth == 0 || captures || bans.iter().any(|ban| ban.ko == p) {
             return None;
         }
         let key = Self::ban_key(b.full_hash_after_quiet_move(p, to_move), bans);
@@ -472,9 +473,10 @@ impl Search {
         false
     }
 
-    /// Legal moves of `to_move` in the playable area, the most forcing
-    /// first so that a win cuts the search short: the move that won here
-    /// before, captures, ataris and liberties of the target, then the rest.
+    /// Legal moves of `to_move` in the playable area, each with whether it
+    /// captures, the most forcing first so that a win cuts the search
+    /// short: the move that won here before, captures, ataris and liberties
+    /// of the target, then the rest.
     fn ordered_moves(
         &self,
         b: &Board,
@@ -482,13 +484,13 @@ impl Search {
         bans: &[Ban],
         empty: Bitboard,
         best: Option<Point>,
-    ) -> Vec<Point> {
+    ) -> Vec<(Point, bool)> {
         let target_libs = if b.get(self.target) == Some(self.attacker.opponent()) {
             b.liberties_bb(self.target)
         } else {
             Bitboard::EMPTY
         };
-        let mut moves: Vec<(u8, Point)> = Vec::new();
+        let mut moves: Vec<(u8, Point, bool)> = Vec::new();
         for p in (self.playable & empty).iter() {
             if !b.is_legal(p, to_move)
                 || bans
@@ -501,7 +503,8 @@ impl Search {
             if Some(p) == best {
                 rank += 16;
             }
-            if !b.adjacent_chains_in_atari(p, to_move.opponent()).is_empty() {
+            let captures = !b.adjacent_chains_in_atari(p, to_move.opponent()).is_empty();
+            if captures {
                 rank += 8;
             }
             if target_libs.contains(p) {
@@ -513,10 +516,13 @@ impl Search {
             {
                 rank += 2;
             }
-            moves.push((rank, p));
+            moves.push((rank, p, captures));
         }
         moves.sort_by_key(|m| std::cmp::Reverse(m.0));
-        moves.into_iter().map(|(_, p)| p).collect()
+        moves
+            .into_iter()
+            .map(|(_, p, captures)| (p, captures))
+            .collect()
     }
 
     /// The pass count is left out: the attacker's moves are the same after
