@@ -460,23 +460,23 @@ impl Board {
     /// that captures nothing (the move clears the ko point).
     #[inline]
     pub fn full_hash_after_quiet_move(&self, p: Point, color: Color) -> u64 {
-        let to_move = color.opponent();
-        let mut h = self.hash ^ zobrist::STONE[color.index()][p.index()];
-        if self.ko_color == to_move as u8 {
-            h ^= zobrist::KO[0];
-        }
-        if to_move == Color::White {
-            h ^= zobrist::WHITE_TO_MOVE;
-        }
-        h
+        let stones = self.hash ^ zobrist::STONE[color.index()][p.index()];
+        self.hash_with(stones, 0, color.opponent())
     }
 
     /// Zobrist hash of stones, ko point and side to move (for transpositions).
     #[inline]
     pub fn full_hash(&self, to_move: Color) -> u64 {
-        let mut h = self.hash;
+        self.hash_with(self.hash, self.ko, to_move)
+    }
+
+    /// `stones` (a stone hash) with the ko point `ko` and the side to move
+    /// folded in, as [`Board::full_hash`] does.
+    #[inline]
+    fn hash_with(&self, stones: u64, ko: u16, to_move: Color) -> u64 {
+        let mut h = stones;
         if self.ko_color == to_move as u8 {
-            h ^= zobrist::KO[self.ko as usize];
+            h ^= zobrist::KO[ko as usize];
         }
         if to_move == Color::White {
             h ^= zobrist::WHITE_TO_MOVE;
