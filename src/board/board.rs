@@ -14,6 +14,9 @@ use super::rng::PlayoutRng;
 use super::zobrist;
 use std::fmt;
 
+mod undo;
+pub use undo::UndoLog;
+
 /// Why a move was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PlayError {

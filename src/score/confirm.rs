@@ -6,8 +6,9 @@
 //! It is why bent four in the corner is dead: the attacker sacrifices to
 //! reach the bent four, starts the ko, and the defender can never retake.
 
-use crate::board::{Bitboard, Board, Color, Point};
+use crate::board::{Bitboard, Board, Color, Point, UndoLog};
 use fxhash::FxHashMap;
+use smallvec::SmallVec;
 use std::cell::{Cell, RefCell};
 
 /// Largest number of empty points a region may have to be searched.
@@ -117,6 +118,9 @@ impl Allowance {
     }
 }
 
+/// The ko bans in force (kos in a reading are few; no allocation).
+type Bans = SmallVec<[Ban; 4]>;
+
 /// A ko the `barred` side may not retake while the single stone on
 /// `capturer` still has `ko` as its only liberty.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -165,8 +169,10 @@ pub(crate) fn can_capture(
 }
 
 thread_local! {
-    /// The boards of [`Search::read`], kept between readings.
-    static PLY_BOARDS: RefCell<Vec<Vec<Board>>> = const { RefCell::new(Vec::new()) };
+    /// The boards of [`Search::read`] and their logs, kept between
+    /// readings (a play-back is a reading inside a reading, so there is a
+    /// stack of them).
+    static BOARDS: RefCell<Vec<(Board, UndoLog)>> = const { RefCell::new(Vec::new()) };
 }
 
 struct Search {
@@ -224,30 +230,25 @@ impl Search {
     /// Whether the attacker wins from `board` with `first` to move, the ko
     /// ban lifted; `None` when the positions ran out.
     fn read(&mut self, board: &Board, first: Color, depth: u32) -> Option<bool> {
-        // A board for each ply, reused by every position read at that ply:
-        // copying a board's used slots costs less than cloning all of it.
-        // The boards are kept for the thread's next reading (a play-back is
-        // a reading inside a reading, so there is a stack of them).
-        let mut boards = PLY_BOARDS
+        // Each move is played on one board and taken back: copying the
+        // board for every position cost more than the move.
+        let (mut b, mut log) = BOARDS
             .with(|kept| kept.borrow_mut().pop())
-            .unwrap_or_default();
-        while boards.len() <= depth as usize {
-            boards.push(Board::new(board.size()));
-        }
-        let (b, plies) = boards.split_at_mut(1);
-        b[0].copy_from(board);
-        b[0].clear_ko();
-        let win = self.attacker_wins(&b[0], plies, first, &[], 0, depth);
-        PLY_BOARDS.with(|kept| kept.borrow_mut().push(boards));
+            .unwrap_or_else(|| (Board::new(board.size()), UndoLog::new()));
+        b.copy_from(board);
+        b.clear_ko();
+        let win = self.attacker_wins(&mut b, &mut log, first, &[], 0, depth);
+        debug_assert!(log.is_empty());
+        BOARDS.with(|kept| kept.borrow_mut().push((b, log)));
         (self.nodes <= self.max_nodes).then_some(win)
     }
 
-    /// Whether the attacker wins from `b`, `plies` holding a board for each
-    /// ply below it to play on (at least `depth` of them).
+    /// Whether the attacker wins from `b`, whose moves are logged in `log`
+    /// and taken back before this returns.
     fn attacker_wins(
         &mut self,
-        b: &Board,
-        plies: &mut [Board],
+        b: &mut Board,
+        log: &mut UndoLog,
         to_move: Color,
         bans: &[Ban],
         passes: u8,
@@ -297,35 +298,27 @@ impl Search {
         }
         // The side to move wins when one of its moves wins for it.
         let mut result = !attacking;
-        let Some((next, plies)) = plies.split_first_mut() else {
-            return result;
-        };
         // The defender tries its pass first: in a seki, doing nothing is
         // the usual defence and refutes most attacks at once.
         if !attacking && !cleared {
-            // A pass lifts the ko; the board is copied only when there is
-            // one to lift (the copy is most of a node's cost).
-            let after = if b.ko_point().is_some() {
-                next.copy_from(b);
-                next.clear_ko();
-                &*next
-            } else {
-                b
-            };
+            // A pass lifts the ko.
+            b.pass_logged(log);
             // Passing lifts the passer's bans (a pass for the ko).
-            let next_bans: Vec<Ban> = bans
+            let next_bans: Bans = bans
                 .iter()
                 .copied()
                 .filter(|x| x.barred != to_move)
                 .collect();
-            if !self.attacker_wins(
-                after,
-                plies,
+            let win = self.attacker_wins(
+                b,
+                log,
                 to_move.opponent(),
                 &next_bans,
                 passes + 1,
                 depth - 1,
-            ) {
+            );
+            b.undo(log);
+            if !win {
                 self.seen.insert(key, (depth, false, None));
                 return false;
             }
@@ -334,13 +327,13 @@ impl Search {
         if cleared {
             // The defender is to move (a cleared region with the attacker
             // to move has ended the reading): only its captures are left.
-            moves.retain(|&(_, captures)| captures);
+            moves.retain(|&mut (_, captures)| captures);
         }
         let mut best = None;
         for (p, captures) in moves {
             // Most replies lead to a position read before: look it up
-            // before copying the board, the copy being most of a node's
-            // cost. The answer and the positions counted are the same.
+            // without playing the move. The answer and the positions
+            // counted are the same.
             if let Some(win) = self.known_reply(b, p, captures, to_move, bans, depth - 1) {
                 if win == attacking {
                     result = attacking;
@@ -349,10 +342,9 @@ impl Search {
                 }
                 continue;
             }
-            next.copy_from(b);
-            let taken = next.play_unchecked(p, to_move) as usize;
-            let mut next_bans: Vec<Ban> = bans.iter().copied().filter(|x| x.holds(next)).collect();
-            if let Some(ko) = next.ko_point() {
+            let taken = b.play_logged(p, to_move, log) as usize;
+            let mut next_bans: Bans = bans.iter().copied().filter(|x| x.holds(b)).collect();
+            if let Some(ko) = b.ko_point() {
                 next_bans.push(Ban {
                     ko,
                     barred: to_move.opponent(),
@@ -364,8 +356,9 @@ impl Search {
             let win = if !attacking && self.won_by_capturing > 0 && taken >= self.won_by_capturing {
                 false
             } else {
-                self.attacker_wins(next, plies, to_move.opponent(), &next_bans, 0, depth - 1)
+                self.attacker_wins(b, log, to_move.opponent(), &next_bans, 0, depth - 1)
             };
+            b.undo(log);
             if win == attacking {
                 result = attacking;
                 best = Some(p);
@@ -484,13 +477,15 @@ impl Search {
         bans: &[Ban],
         empty: Bitboard,
         best: Option<Point>,
-    ) -> Vec<(Point, bool)> {
+    ) -> SmallVec<[(Point, bool); 16]> {
         let target_libs = if b.get(self.target) == Some(self.attacker.opponent()) {
             b.liberties_bb(self.target)
         } else {
             Bitboard::EMPTY
         };
-        let mut moves: Vec<(u8, Point, bool)> = Vec::new();
+        let mut moves: SmallVec<[(u8, Point, bool); 16]> = SmallVec::new();
+        // The enemy chains met so far, and whether each has two liberties.
+        let mut two_libs: SmallVec<[(Point, bool); 8]> = SmallVec::new();
         for p in (self.playable & empty).iter() {
             if !b.is_legal(p, to_move)
                 || bans
@@ -510,10 +505,21 @@ impl Search {
             if target_libs.contains(p) {
                 rank += 4;
             }
-            if p.neighbours()
-                .iter()
-                .any(|&n| b.get(n) == Some(to_move.opponent()) && b.two_liberties(n).is_some())
-            {
+            if p.neighbours().iter().any(|&n| {
+                b.get(n) == Some(to_move.opponent()) && {
+                    // Each chain's liberties are walked once: the chains
+                    // next to the region are long.
+                    let id = b.chain_id(n);
+                    match two_libs.iter().find(|&&(c, _)| c == id) {
+                        Some(&(_, two)) => two,
+                        None => {
+                            let two = b.two_liberties(n).is_some();
+                            two_libs.push((id, two));
+                            two
+                        }
+                    }
+                }
+            }) {
                 rank += 2;
             }
             moves.push((rank, p, captures));
