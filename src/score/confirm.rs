@@ -175,6 +175,29 @@ thread_local! {
     static BOARDS: RefCell<Vec<(Board, UndoLog)>> = const { RefCell::new(Vec::new()) };
 }
 
+/// What the table knows of a position: the plies searched, whether the
+/// attacker wins, and the move that won for the side to move, in 4 bytes
+/// (a long reading's table holds millions, and its misses in the cache
+/// were a fifth of the reading's time).
+#[derive(Clone, Copy)]
+struct Known(u32);
+
+impl Known {
+    fn new(depth: u32, win: bool, best: Option<Point>) -> Known {
+        debug_assert!(depth < 1 << 15);
+        Known(depth << 17 | (win as u32) << 16 | best.map_or(0, |p| p.index() as u32))
+    }
+
+    fn unpack(&self) -> (u32, bool, Option<Point>) {
+        let at = (self.0 & 0xffff) as usize;
+        (
+            self.0 >> 17,
+            self.0 & 1 << 16 != 0,
+            (at != 0).then(|| Point::from_index(at)),
+        )
+    }
+}
+
 struct Search {
     region: Bitboard,
     /// Where both sides may play once the point is empty: the region, its
@@ -195,9 +218,8 @@ struct Search {
     /// Position key -> whether the capturers die (see
     /// [`Search::capturers_die`]).
     played_back: FxHashMap<u64, bool>,
-    /// Position key -> (plies searched, attacker wins, the move that won
-    /// for the side to move).
-    seen: FxHashMap<u64, (u32, bool, Option<Point>)>,
+    /// Position key -> what is known of it.
+    seen: FxHashMap<u64, Known>,
 }
 
 impl Search {
@@ -288,7 +310,7 @@ impl Search {
         }
         let key = self.key(b, to_move, bans);
         let mut best = None;
-        if let Some(&(d, win, m)) = self.seen.get(&key) {
+        if let Some(&(d, win, m)) = self.seen.get(&key).map(Known::unpack).as_ref() {
             // A capture found in fewer plies, or a defence that held over
             // more, still stands.
             if (win && d <= depth) || (!win && d >= depth) {
@@ -319,7 +341,7 @@ impl Search {
             );
             b.undo(log);
             if !win {
-                self.seen.insert(key, (depth, false, None));
+                self.seen.insert(key, Known::new(depth, false, None));
                 return false;
             }
         }
@@ -327,10 +349,10 @@ impl Search {
         if cleared {
             // The defender is to move (a cleared region with the attacker
             // to move has ended the reading): only its captures are left.
-            moves.retain(|&mut (_, captures)| captures);
+            moves.retain(|&mut (_, _, captures)| captures);
         }
         let mut best = None;
-        for (p, captures) in moves {
+        for &(_, p, captures) in &moves {
             // Most replies lead to a position read before: look it up
             // without playing the move. The answer and the positions
             // counted are the same.
@@ -365,7 +387,7 @@ impl Search {
                 break;
             }
         }
-        self.seen.insert(key, (depth, result, best));
+        self.seen.insert(key, Known::new(depth, result, best));
         result
     }
 
@@ -398,7 +420,7 @@ impl Search {
             debug_assert!(bans.iter().all(|ban| ban.holds(&next)));
             debug_assert_eq!(key, self.key(&next, to_move.opponent(), bans));
         }
-        let &(d, win, _) = self.seen.get(&key)?;
+        let (d, win, _) = self.seen.get(&key)?.unpack();
         if !((win && d <= depth) || (!win && d >= depth)) {
             return None;
         }
@@ -466,8 +488,8 @@ impl Search {
         false
     }
 
-    /// Legal moves of `to_move` in the playable area, each with whether it
-    /// captures, the most forcing first so that a win cuts the search
+    /// Legal moves of `to_move` in the playable area, each with its rank
+    /// and whether it captures, the most forcing first so that a win cuts the search
     /// short: the move that won here before, captures, ataris and liberties
     /// of the target, then the rest.
     fn ordered_moves(
@@ -477,7 +499,7 @@ impl Search {
         bans: &[Ban],
         empty: Bitboard,
         best: Option<Point>,
-    ) -> SmallVec<[(Point, bool); 16]> {
+    ) -> SmallVec<[(u8, Point, bool); 16]> {
         let target_libs = if b.get(self.target) == Some(self.attacker.opponent()) {
             b.liberties_bb(self.target)
         } else {
@@ -526,9 +548,6 @@ impl Search {
         }
         moves.sort_by_key(|m| std::cmp::Reverse(m.0));
         moves
-            .into_iter()
-            .map(|(_, p, captures)| (p, captures))
-            .collect()
     }
 
     /// The pass count is left out: the attacker's moves are the same after
