@@ -1,7 +1,8 @@
-//! Rules-core speed: light playouts, legality, play plus undo, hashing.
+//! Rules-core speed: light playouts, legality, play plus undo (a game's,
+//! and a board's for the reading), hashing.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use kosumi::board::{light_playout, Board, Color, FastRng, Game, Point, Rules};
+use kosumi::board::{light_playout, Board, Color, FastRng, Game, Point, Rules, UndoLog};
 use std::hint::black_box;
 
 fn playouts(c: &mut Criterion) {
@@ -64,12 +65,32 @@ fn play_undo(c: &mut Criterion) {
             game.undo()
         })
     });
+    // A move of the mid-game board's own (the game's may be taken there).
     let board = midgame();
+    let q = kosumi::board::random_move(&board, color, &mut FastRng::new(5)).unwrap();
     c.bench_function("board_play_copy_19x19", |b| {
         b.iter(|| {
             let mut copy = board.clone();
-            copy.play_unchecked(black_box(p), color);
+            copy.play_unchecked(black_box(q), color);
             copy
+        })
+    });
+    // The two ways a reading visits a position: copy the parent into a
+    // kept board and play, or play on the parent and take the move back.
+    let mut kept = board.clone();
+    c.bench_function("board_copy_from_play_19x19", |b| {
+        b.iter(|| {
+            kept.copy_from(&board);
+            kept.play_unchecked(black_box(q), color)
+        })
+    });
+    let mut played = board.clone();
+    let mut log = UndoLog::new();
+    c.bench_function("board_play_logged_undo_19x19", |b| {
+        b.iter(|| {
+            let taken = played.play_logged(black_box(q), color, &mut log);
+            played.undo(&mut log);
+            taken
         })
     });
 }
