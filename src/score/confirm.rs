@@ -176,9 +176,8 @@ thread_local! {
 }
 
 /// What the table knows of a position: the plies searched, whether the
-/// attacker wins, and the move that won for the side to move, in 4 bytes
-/// (a long reading's table holds millions, and its misses in the cache
-/// were a fifth of the reading's time).
+/// attacker wins, and the move that won for the side to move, in 4 bytes:
+/// a long reading's table holds millions, and its lookups miss the cache.
 #[derive(Clone, Copy)]
 struct Known(u32);
 
@@ -188,7 +187,7 @@ impl Known {
         Known(depth << 17 | (win as u32) << 16 | best.map_or(0, |p| p.index() as u32))
     }
 
-    fn unpack(&self) -> (u32, bool, Option<Point>) {
+    fn unpack(self) -> (u32, bool, Option<Point>) {
         let at = (self.0 & 0xffff) as usize;
         (
             self.0 >> 17,
@@ -310,7 +309,7 @@ impl Search {
         }
         let key = self.key(b, to_move, bans);
         let mut best = None;
-        if let Some(&(d, win, m)) = self.seen.get(&key).map(Known::unpack).as_ref() {
+        if let Some((d, win, m)) = self.seen.get(&key).copied().map(Known::unpack) {
             // A capture found in fewer plies, or a defence that held over
             // more, still stands.
             if (win && d <= depth) || (!win && d >= depth) {
@@ -489,9 +488,9 @@ impl Search {
     }
 
     /// Legal moves of `to_move` in the playable area, each with its rank
-    /// and whether it captures, the most forcing first so that a win cuts the search
-    /// short: the move that won here before, captures, ataris and liberties
-    /// of the target, then the rest.
+    /// and whether it captures, the most forcing first so that a win cuts
+    /// the search short: the move that won here before, captures, ataris
+    /// and liberties of the target, then the rest.
     fn ordered_moves(
         &self,
         b: &Board,

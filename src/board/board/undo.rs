@@ -100,6 +100,22 @@ impl Board {
     /// # Panics
     /// If `p` is not an empty point of the board. The move must be legal
     /// (checked in debug builds).
+    ///
+    /// ```
+    /// use kosumi::board::{Board, Color, Point, UndoLog};
+    /// let mut board = Board::new(9);
+    /// board.play(Point::new(1, 0), Color::White).unwrap();
+    /// let before = board.clone();
+    /// let mut log = UndoLog::new();
+    /// // Black captures White's B9 in three moves, then takes them back.
+    /// board.play_logged(Point::new(0, 0), Color::Black, &mut log);
+    /// assert_eq!(board.play_logged(Point::new(2, 0), Color::Black, &mut log), 0);
+    /// assert_eq!(board.play_logged(Point::new(1, 1), Color::Black, &mut log), 1);
+    /// for _ in 0..log.len() {
+    ///     board.undo(&mut log);
+    /// }
+    /// assert_eq!(board, before);
+    /// ```
     pub fn play_logged(&mut self, p: Point, color: Color, log: &mut UndoLog) -> u32 {
         let i = p.index();
         assert!(
@@ -152,9 +168,9 @@ impl Board {
     pub fn undo(&mut self, log: &mut UndoLog) {
         let f = log.frames.pop().expect("undo with nothing logged");
         // Every record holds a value from before the move, so the order in
-        // which they are put back does not matter.
-        // The stone bitboards are mended point by point (copying them
-        // both ways cost more than the rest of a quiet move's undo).
+        // which they are put back does not matter. The stone bitboards are
+        // mended point by point: copying them both ways cost more than the
+        // rest of a quiet move's undo.
         for s in log.stones.drain(f.stones_from..) {
             let i = s.at as usize;
             self.cells[i] = s.cell;
@@ -226,7 +242,9 @@ impl Board {
     }
 
     /// Saves a chain about to be captured: its stones, their neighbours'
-    /// counts and the chains around it, which gain the freed liberties.
+    /// counts and the chains around it, which gain the freed liberties
+    /// (its own entry at `h`, which its removal also writes, the caller
+    /// has saved).
     fn save_captured(&self, h: usize, log: &mut UndoLog) {
         let mut s = h;
         loop {
