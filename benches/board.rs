@@ -65,7 +65,8 @@ fn play_undo(c: &mut Criterion) {
             game.undo()
         })
     });
-    // A move of the mid-game board's own (the game's may be taken there).
+    // A legal move of the mid-game board (the game's move may fall on one
+    // of its stones).
     let board = midgame();
     let q = kosumi::board::random_move(&board, color, &mut FastRng::new(5)).unwrap();
     c.bench_function("board_play_copy_19x19", |b| {
