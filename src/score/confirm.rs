@@ -118,6 +118,23 @@ impl Allowance {
     }
 }
 
+/// Chains asked about in one position, each with whether it has two
+/// liberties (see [`two_liberties_once`]).
+type ChainsMet = SmallVec<[(Point, bool); 8]>;
+
+/// Whether the chain through the stone on `n` has exactly two liberties,
+/// its liberties walked once a position whatever the number of moves next
+/// to it (the chains around a region are long): `met` keeps the answers.
+fn two_liberties_once(b: &Board, n: Point, met: &mut ChainsMet) -> bool {
+    let id = b.chain_id(n);
+    if let Some(&(_, two)) = met.iter().find(|&&(c, _)| c == id) {
+        return two;
+    }
+    let two = b.two_liberties(n).is_some();
+    met.push((id, two));
+    two
+}
+
 /// The ko bans in force (kos in a reading are few; no allocation).
 type Bans = SmallVec<[Ban; 4]>;
 
@@ -187,13 +204,18 @@ impl Known {
         Known(depth << 17 | (win as u32) << 16 | best.map_or(0, |p| p.index() as u32))
     }
 
-    fn unpack(self) -> (u32, bool, Option<Point>) {
+    /// Whether the attacker wins, if that still stands with `depth` plies
+    /// left: a capture found in fewer plies, or a defence that held over
+    /// more.
+    fn answer_at(self, depth: u32) -> Option<bool> {
+        let (d, win) = (self.0 >> 17, self.0 & 1 << 16 != 0);
+        ((win && d <= depth) || (!win && d >= depth)).then_some(win)
+    }
+
+    /// The move that won for the side to move, to try first.
+    fn best(self) -> Option<Point> {
         let at = (self.0 & 0xffff) as usize;
-        (
-            self.0 >> 17,
-            self.0 & 1 << 16 != 0,
-            (at != 0).then(|| Point::from_index(at)),
-        )
+        (at != 0).then(|| Point::from_index(at))
     }
 }
 
@@ -309,13 +331,11 @@ impl Search {
         }
         let key = self.key(b, to_move, bans);
         let mut best = None;
-        if let Some((d, win, m)) = self.seen.get(&key).copied().map(Known::unpack) {
-            // A capture found in fewer plies, or a defence that held over
-            // more, still stands.
-            if (win && d <= depth) || (!win && d >= depth) {
+        if let Some(known) = self.seen.get(&key).copied() {
+            if let Some(win) = known.answer_at(depth) {
                 return win;
             }
-            best = m;
+            best = known.best();
         }
         // The side to move wins when one of its moves wins for it.
         let mut result = !attacking;
@@ -392,8 +412,8 @@ impl Search {
 
     /// What [`Search::attacker_wins`] would answer after `to_move` plays
     /// `p` (`captures`: whether it takes stones), when that position is
-    /// already known well enough for the
-    /// `depth` left, found without playing the move; `None` to play it.
+    /// already known well enough for the `depth` left, found without
+    /// playing the move; `None` to play it.
     /// Only a move that captures nothing and leaves the ko bans as they
     /// are qualifies, and only above the last ply: the call would then get
     /// past its early ends (a known position got past them before, and they
@@ -419,10 +439,7 @@ impl Search {
             debug_assert!(bans.iter().all(|ban| ban.holds(&next)));
             debug_assert_eq!(key, self.key(&next, to_move.opponent(), bans));
         }
-        let (d, win, _) = self.seen.get(&key)?.unpack();
-        if !((win && d <= depth) || (!win && d >= depth)) {
-            return None;
-        }
+        let win = self.seen.get(&key)?.answer_at(depth)?;
         self.nodes += 1;
         Some(win && self.nodes <= self.max_nodes)
     }
@@ -506,7 +523,7 @@ impl Search {
         };
         let mut moves: SmallVec<[(u8, Point, bool); 16]> = SmallVec::new();
         // The enemy chains met so far, and whether each has two liberties.
-        let mut two_libs: SmallVec<[(Point, bool); 8]> = SmallVec::new();
+        let mut two_libs: ChainsMet = SmallVec::new();
         for p in (self.playable & empty).iter() {
             if !b.is_legal(p, to_move)
                 || bans
@@ -527,19 +544,7 @@ impl Search {
                 rank += 4;
             }
             if p.neighbours().iter().any(|&n| {
-                b.get(n) == Some(to_move.opponent()) && {
-                    // Each chain's liberties are walked once: the chains
-                    // next to the region are long.
-                    let id = b.chain_id(n);
-                    match two_libs.iter().find(|&&(c, _)| c == id) {
-                        Some(&(_, two)) => two,
-                        None => {
-                            let two = b.two_liberties(n).is_some();
-                            two_libs.push((id, two));
-                            two
-                        }
-                    }
-                }
+                b.get(n) == Some(to_move.opponent()) && two_liberties_once(b, n, &mut two_libs)
             }) {
                 rank += 2;
             }
