@@ -141,6 +141,32 @@ fn a_file_is_counted_with_a_marked_diagram() {
     assert!(score_file(&repo().join("no-such-file.sgf"), &Options::default()).is_err());
 }
 
+/// The readings behind a call are listed: in the bent four in the corner,
+/// Black breaks White's seki moving first and White cannot break Black's.
+#[test]
+fn a_count_lists_the_readings_behind_its_calls() {
+    let path = repo().join("gtp-tests/games/score-bent-four.sgf");
+    let out = score_file(&path, &Options::default()).unwrap();
+    assert_eq!(out.score.to_string(), "W+1.5");
+    assert!(
+        out.readings.starts_with("2 readings:\n"),
+        "{}",
+        out.readings
+    );
+    assert!(
+        out.readings
+            .contains("  seki of W C9, Black first: captured ("),
+        "{}",
+        out.readings
+    );
+    assert!(
+        out.readings
+            .contains("  seki of B A9, White first: holds ("),
+        "{}",
+        out.readings
+    );
+}
+
 /// 2017-06-18-16: the white lower-left group's second eye is the ko at E1,
 /// which under the confirmation rules only Black can win (ko threats are
 /// gone), and its corner, with the black square four inside, then dies:

@@ -6,6 +6,7 @@
 //! It is why bent four in the corner is dead: the attacker sacrifices to
 //! reach the bent four, starts the ko, and the defender can never retake.
 
+use super::readings::{Outcome, Reading};
 use crate::board::{Bitboard, Board, Color, Point, UndoLog};
 use fxhash::FxHashMap;
 use smallvec::SmallVec;
@@ -28,6 +29,8 @@ pub(crate) struct Budget {
     /// if the defender cannot then kill the capturers by playing in the
     /// points they emptied (see [`Search::capturers_die`]).
     pub play_back: bool,
+    /// Which reading this is, for the judgement's log ([`Reading::what`]).
+    pub what: &'static str,
 }
 
 /// Enough for the bent-four sequence with its passes.
@@ -36,6 +39,7 @@ pub(crate) const SEKI_BUDGET: Budget = Budget {
     nodes: 100_000,
     won_by_capturing: 0,
     play_back: false,
+    what: "seki",
 };
 
 /// A race between chains with no eyes: as [`SEKI_BUDGET`], and a defender
@@ -47,6 +51,7 @@ pub(crate) const SEKI_BUDGET: Budget = Budget {
 pub(crate) const RACE_BUDGET: Budget = Budget {
     won_by_capturing: 7,
     play_back: true,
+    what: "eyeless race",
     ..SEKI_BUDGET
 };
 
@@ -56,6 +61,7 @@ pub(crate) const RACE_BUDGET: Budget = Budget {
 /// four take the attacker, dame filling included, more than 11 moves.
 pub(crate) const RACE_PARTNER_BUDGET: Budget = Budget {
     depth: 40,
+    what: "race partner",
     ..RACE_BUDGET
 };
 
@@ -69,6 +75,7 @@ pub(crate) const QUICK_BUDGET: Budget = Budget {
     nodes: 100_000,
     won_by_capturing: 0,
     play_back: false,
+    what: "eye space",
 };
 
 /// A group's whole eye space: killing a bulky five after winning a ko and
@@ -78,6 +85,7 @@ pub(crate) const EYE_SPACE_BUDGET: Budget = Budget {
     nodes: 400_000,
     won_by_capturing: 0,
     play_back: false,
+    what: "eye space",
 };
 
 /// Most points a capture may empty for [`Budget::play_back`] to apply:
@@ -94,6 +102,7 @@ const PLAY_BACK_BUDGET: Budget = Budget {
     nodes: 20_000,
     won_by_capturing: 0,
     play_back: false,
+    what: "play-back",
 };
 
 /// Positions one judgement may read in all: bounds the time of a count
@@ -105,16 +114,68 @@ pub(crate) const READING_ALLOWANCE: usize = 1_000_000;
 /// The positions one judgement may still read, shared by all its searches
 /// so that a count reads no more than it was given, however many groups
 /// the board asks about. Once it is spent, searches give up at once and the
-/// groups left stand as the playouts judged them.
+/// groups left stand as the playouts judged them. It also keeps the log
+/// of the readings made.
 pub(crate) struct Allowance {
     left: Cell<usize>,
+    log: RefCell<Vec<Reading>>,
+    /// Whether the board is being judged again (see [`Reading::again`]).
+    again: Cell<bool>,
 }
 
 impl Allowance {
     pub(crate) fn new(positions: usize) -> Allowance {
         Allowance {
             left: Cell::new(positions),
+            log: RefCell::new(Vec::new()),
+            again: Cell::new(false),
         }
+    }
+
+    /// Marks the readings from now on as made on the board judged again.
+    pub(crate) fn judging_again(&self) {
+        self.again.set(true);
+    }
+
+    /// Logs a region too big to read: `what` of the chain through `target`,
+    /// `attacker` first.
+    pub(crate) fn too_big(&self, what: &'static str, target: Point, attacker: Color, empty: usize) {
+        self.note(
+            what,
+            target,
+            attacker,
+            attacker,
+            0,
+            Outcome::TooBig {
+                empty,
+                most: MAX_EMPTY,
+            },
+        );
+    }
+
+    fn note(
+        &self,
+        what: &'static str,
+        target: Point,
+        attacker: Color,
+        first: Color,
+        positions: usize,
+        outcome: Outcome,
+    ) {
+        self.log.borrow_mut().push(Reading {
+            what,
+            target,
+            attacker,
+            first,
+            positions,
+            outcome,
+            again: self.again.get(),
+        });
+    }
+
+    /// The readings made so far, in order.
+    pub(crate) fn take_log(&self) -> Vec<Reading> {
+        self.log.take()
     }
 }
 
@@ -174,14 +235,20 @@ pub(crate) fn can_capture(
     allowance: &Allowance,
 ) -> Option<bool> {
     let max_nodes = budget.nodes.min(allowance.left.get());
-    if max_nodes == 0 {
-        return None;
-    }
-    let mut s = Search::new(board, region, playable, target, attacker, max_nodes, budget);
-    let win = s.read(board, first, budget.depth);
-    allowance
-        .left
-        .set(allowance.left.get() - s.nodes.min(max_nodes));
+    let (win, used) = if max_nodes == 0 {
+        (None, 0)
+    } else {
+        let mut s = Search::new(board, region, playable, target, attacker, max_nodes, budget);
+        let win = s.read(board, first, budget.depth);
+        (win, s.nodes.min(max_nodes))
+    };
+    allowance.left.set(allowance.left.get() - used);
+    let outcome = match win {
+        Some(true) => Outcome::Captured,
+        Some(false) => Outcome::Held,
+        None => Outcome::RanOut,
+    };
+    allowance.note(budget.what, target, attacker, first, used, outcome);
     win
 }
 

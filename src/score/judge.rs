@@ -78,7 +78,9 @@ pub fn judge_with(game: &Game, options: &JudgeOptions) -> Judgement {
     let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
     let (mut calls, killed) = chain_statuses(board, &tallies, &reading);
     if killed.is_empty() {
-        return judgement(board, calls, &tallies);
+        let mut j = judgement(board, calls, &tallies);
+        j.readings = reading.take_log();
+        return j;
     }
     // Groups read dead change their neighbours' fate (a seki partner now
     // lives): judge the rest again with those groups taken off.
@@ -87,6 +89,7 @@ pub fn judge_with(game: &Game, options: &JudgeOptions) -> Judgement {
         reduced.set_stone(p, None);
     }
     let tallies = tally_both(&reduced, half, policy, &mut rng);
+    reading.judging_again();
     let (again, _) = chain_statuses(&reduced, &tallies, &reading);
     for p in board.points() {
         if board.get(p).is_some() && !killed.contains(p) {
@@ -94,7 +97,9 @@ pub fn judge_with(game: &Game, options: &JudgeOptions) -> Judgement {
             calls.reasons[p.index()] = again.reasons[p.index()];
         }
     }
-    judgement(board, calls, &tallies)
+    let mut j = judgement(board, calls, &tallies);
+    j.readings = reading.take_log();
+    j
 }
 
 /// `n` playouts from `board` with each colour moving first, Black's first
@@ -327,7 +332,9 @@ fn read_eye_space_sweep(
             continue;
         }
         let playable = group.region | group.beyond;
-        if (playable & on & !stones).count() > confirm::MAX_EMPTY {
+        let empty = (playable & on & !stones).count();
+        if empty > confirm::MAX_EMPTY {
+            reading.too_big("eye space", p, opp, empty);
             continue;
         }
         // The search takes the enemy chains around those points as
@@ -508,7 +515,12 @@ fn read_races(
             }
             playable |= other | other_libs;
         }
-        if outside_weak || (playable & on & !stones).count() > confirm::MAX_EMPTY {
+        if outside_weak {
+            continue;
+        }
+        let empty = (playable & on & !stones).count();
+        if empty > confirm::MAX_EMPTY {
+            reading.too_big("race", p, opp, empty);
             continue;
         }
         // Dead only when captured even if it moves first: a race whoever
@@ -520,7 +532,10 @@ fn read_races(
             p,
             opp,
             c,
-            confirm::SEKI_BUDGET,
+            confirm::Budget {
+                what: "race",
+                ..confirm::SEKI_BUDGET
+            },
             reading,
         );
         if r != Some(true) {
@@ -608,7 +623,11 @@ fn confirm_seki(board: &Board, calls: &mut Calls, reading: &confirm::Allowance) 
     while let Some(p) = left.first() {
         let region = Bitboard::flood_fill(Bitboard::single(p), seki | (on & !stones));
         left &= !region;
-        if (region & !stones).count() > confirm::MAX_EMPTY {
+        let empty = (region & !stones).count();
+        if empty > confirm::MAX_EMPTY {
+            if let Some(c) = board.get(p) {
+                reading.too_big("seki", p, c.opponent(), empty);
+            }
             continue;
         }
         // Dead stones in the region's eyes: their points are played on

@@ -39,6 +39,7 @@ mod confirm;
 mod eyes;
 mod judge;
 mod playout;
+mod readings;
 
 use crate::board::{Bitboard, Board, Color, Game, Point, Scoring};
 use std::fmt;
@@ -46,6 +47,7 @@ use std::fmt;
 pub use benson::unconditionally_alive;
 pub use judge::{judge, judge_with, judge_with_seed, JudgeOptions, DEFAULT_PLAYOUTS, DEFAULT_SEED};
 pub use playout::PlayoutPolicy;
+pub use readings::{Outcome, Reading};
 
 /// What becomes of a stone at the end of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -202,6 +204,8 @@ pub struct Judgement {
     stones: Vec<Option<Color>>,
     /// Why each stone has its status (`None` for empty points).
     reasons: Vec<Option<Reason>>,
+    /// The confirmation readings made, in order.
+    readings: Vec<Reading>,
 }
 
 impl Judgement {
@@ -224,6 +228,7 @@ impl Judgement {
             ownership: Vec::new(),
             stones: vec![None; n],
             reasons: vec![None; n],
+            readings: Vec::new(),
         };
         let mut alive = [Bitboard::EMPTY; 2];
         let mut seki = [Bitboard::EMPTY; 2];
@@ -337,6 +342,13 @@ impl Judgement {
     /// when the judgement was built from statuses alone).
     pub fn reason(&self, p: Point) -> Option<Reason> {
         self.reasons.get(p.index()).copied().flatten()
+    }
+
+    /// The confirmation readings the judgement made, in order: which chain,
+    /// who first, and whether it was captured, held, ran out of positions
+    /// or was too big to read.
+    pub fn readings(&self) -> &[Reading] {
+        &self.readings
     }
 
     /// Side of the board judged.

@@ -77,6 +77,11 @@ pub struct ScoreArgs {
     /// Print no diagrams, only scores; no progress lines.
     #[arg(long, short)]
     pub quiet: bool,
+    /// After each file's count, list the confirmation readings the judge
+    /// made: each chain read, who moved first, and whether it was captured,
+    /// held, ran out of positions or was too big to read.
+    #[arg(long)]
+    pub readings: bool,
 }
 
 /// Runs the subcommand; returns the process exit status (0 ok, 1 on an
@@ -123,6 +128,9 @@ pub fn run(args: &ScoreArgs) -> i32 {
                     let [b, w] = out.breakdown;
                     outln!("Black {b}\nWhite {w}");
                     outln!("{}", out.diagram);
+                }
+                if args.readings {
+                    outln!("{}", out.readings);
                 }
                 if let Some(dir) = &args.sgf_out {
                     let name = path.file_name().unwrap_or(path.as_os_str());
@@ -213,6 +221,8 @@ pub struct Counted {
     pub time: Duration,
     /// The game with the count marked (see [`marked_sgf`]).
     pub marked_sgf: String,
+    /// The judge's readings, one a line (see [`readings`]).
+    pub readings: String,
 }
 
 /// Judges life and death with the seed and playouts the options give.
@@ -244,6 +254,7 @@ pub fn score_file(path: &Path, opts: &Options) -> Result<Counted, String> {
         diagram: diagram(&game, &j),
         time,
         marked_sgf: marked_sgf(&record, &game, &j, breakdown),
+        readings: readings(&j),
     })
 }
 
@@ -338,6 +349,19 @@ pub fn diagram(game: &Game, j: &Judgement) -> String {
     s.push_str(LEGEND);
     s.push('\n');
     s.push_str(&groups(game, j));
+    s
+}
+
+/// The judge's confirmation readings, one a line, under a heading that
+/// says how many there were.
+pub fn readings(j: &Judgement) -> String {
+    let list = j.readings();
+    let mut s = format!("{}:\n", score::counted(list.len(), "reading"));
+    for r in list {
+        s.push_str("  ");
+        s.push_str(&r.describe(j.size()));
+        s.push('\n');
+    }
     s
 }
 

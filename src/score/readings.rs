@@ -1,0 +1,123 @@
+//! What the confirmation readings of one judgement found, so that a call
+//! can be traced to a reading, or to the playouts when no reading settled
+//! it (`kosumi score --readings`).
+
+use crate::board::{Color, Point};
+use std::fmt::Write;
+
+/// One reading of a judgement: who tried to capture what, and how it ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reading {
+    /// Which reading: `eye space`, `race`, `seki`, `eyeless race` or
+    /// `race partner`.
+    pub what: &'static str,
+    /// A stone of the chain read.
+    pub target: Point,
+    /// The side trying to capture it.
+    pub attacker: Color,
+    /// The side that moved first.
+    pub first: Color,
+    /// Positions visited.
+    pub positions: usize,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Read when the board was judged again without the groups read dead.
+    pub again: bool,
+}
+
+/// How a [`Reading`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The attacker captures against every defence.
+    Captured,
+    /// The defence holds.
+    Held,
+    /// The positions ran out first: the playouts' verdict stands.
+    RanOut,
+    /// Not read: its region has more empty points than a reading takes.
+    TooBig {
+        /// Empty points of the region.
+        empty: usize,
+        /// The most a reading takes.
+        most: usize,
+    },
+}
+
+impl Reading {
+    /// One line for a board of side `size`, for example `eye space of B
+    /// Q18, White first: ran out after 400,000 positions`.
+    pub fn describe(&self, size: usize) -> String {
+        let mut s = format!(
+            "{} of {} {}, {} first: ",
+            self.what,
+            self.attacker.opponent().letter(),
+            self.target.to_gtp(size),
+            match self.first {
+                Color::Black => "Black",
+                Color::White => "White",
+            },
+        );
+        let positions = separated(self.positions);
+        match self.outcome {
+            Outcome::Captured => write!(s, "captured ({positions} positions)"),
+            Outcome::Held => write!(s, "holds ({positions} positions)"),
+            Outcome::RanOut => write!(s, "ran out after {positions} positions"),
+            Outcome::TooBig { empty, most } => {
+                write!(s, "not read, {empty} empty points (at most {most})")
+            }
+        }
+        .expect("writing to a String");
+        if self.again {
+            s.push_str(", judged again without the groups read dead");
+        }
+        s
+    }
+}
+
+/// `n` with a comma every three digits.
+fn separated(n: usize) -> String {
+    let digits = n.to_string();
+    let mut s = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            s.push(',');
+        }
+        s.push(d);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reading_reads_as_a_line() {
+        let r = Reading {
+            what: "eye space",
+            target: Point::new(15, 1),
+            attacker: Color::White,
+            first: Color::White,
+            positions: 400_000,
+            outcome: Outcome::RanOut,
+            again: false,
+        };
+        assert_eq!(
+            r.describe(19),
+            "eye space of B Q18, White first: ran out after 400,000 positions"
+        );
+        let small = Reading {
+            positions: 7,
+            outcome: Outcome::Held,
+            again: true,
+            ..r
+        };
+        assert_eq!(
+            small.describe(19),
+            "eye space of B Q18, White first: holds (7 positions), \
+             judged again without the groups read dead"
+        );
+        assert_eq!(separated(1_234_567), "1,234,567");
+        assert_eq!(separated(999), "999");
+    }
+}
