@@ -6,7 +6,7 @@
 //! It is why bent four in the corner is dead: the attacker sacrifices to
 //! reach the bent four, starts the ko, and the defender can never retake.
 
-use super::readings::{Outcome, Reading};
+use super::readings::{Reading, ReadingOutcome};
 use crate::board::{Bitboard, Board, Color, Point, UndoLog};
 use fxhash::FxHashMap;
 use smallvec::SmallVec;
@@ -146,7 +146,7 @@ impl Allowance {
             attacker,
             attacker,
             0,
-            Outcome::TooBig {
+            ReadingOutcome::TooBig {
                 empty,
                 most: MAX_EMPTY,
             },
@@ -160,7 +160,7 @@ impl Allowance {
         attacker: Color,
         first: Color,
         positions: usize,
-        outcome: Outcome,
+        outcome: ReadingOutcome,
     ) {
         self.log.borrow_mut().push(Reading {
             what,
@@ -244,9 +244,9 @@ pub(crate) fn can_capture(
     };
     allowance.left.set(allowance.left.get() - used);
     let outcome = match win {
-        Some(true) => Outcome::Captured,
-        Some(false) => Outcome::Held,
-        None => Outcome::RanOut,
+        Some(true) => ReadingOutcome::Captured,
+        Some(false) => ReadingOutcome::Held,
+        None => ReadingOutcome::RanOut,
     };
     allowance.note(budget.what, target, attacker, first, used, outcome);
     win

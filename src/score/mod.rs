@@ -47,7 +47,7 @@ use std::fmt;
 pub use benson::unconditionally_alive;
 pub use judge::{judge, judge_with, judge_with_seed, JudgeOptions, DEFAULT_PLAYOUTS, DEFAULT_SEED};
 pub use playout::PlayoutPolicy;
-pub use readings::{Outcome, Reading};
+pub use readings::{Reading, ReadingOutcome};
 
 /// What becomes of a stone at the end of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -20,14 +20,14 @@ pub struct Reading {
     /// Positions visited.
     pub positions: usize,
     /// How it ended.
-    pub outcome: Outcome,
+    pub outcome: ReadingOutcome,
     /// Read when the board was judged again without the groups read dead.
     pub again: bool,
 }
 
 /// How a [`Reading`] ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum ReadingOutcome {
     /// The attacker captures against every defence.
     Captured,
     /// The defence holds.
@@ -59,10 +59,10 @@ impl Reading {
         );
         let positions = separated(self.positions);
         match self.outcome {
-            Outcome::Captured => write!(s, "captured ({positions} positions)"),
-            Outcome::Held => write!(s, "holds ({positions} positions)"),
-            Outcome::RanOut => write!(s, "ran out after {positions} positions"),
-            Outcome::TooBig { empty, most } => {
+            ReadingOutcome::Captured => write!(s, "captured ({positions} positions)"),
+            ReadingOutcome::Held => write!(s, "holds ({positions} positions)"),
+            ReadingOutcome::RanOut => write!(s, "ran out after {positions} positions"),
+            ReadingOutcome::TooBig { empty, most } => {
                 write!(s, "not read, {empty} empty points (at most {most})")
             }
         }
@@ -99,7 +99,7 @@ mod tests {
             attacker: Color::White,
             first: Color::White,
             positions: 400_000,
-            outcome: Outcome::RanOut,
+            outcome: ReadingOutcome::RanOut,
             again: false,
         };
         assert_eq!(
@@ -108,7 +108,7 @@ mod tests {
         );
         let small = Reading {
             positions: 7,
-            outcome: Outcome::Held,
+            outcome: ReadingOutcome::Held,
             again: true,
             ..r
         };
