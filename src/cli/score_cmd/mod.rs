@@ -77,9 +77,10 @@ pub struct ScoreArgs {
     /// Print no diagrams, only scores; no progress lines.
     #[arg(long, short)]
     pub quiet: bool,
-    /// After each file's count, list the confirmation readings the judge
-    /// made: each chain read, who moved first, and whether it was captured,
-    /// held, ran out of positions or was too big to read.
+    /// After the count of each SGF file given (not the games of `--list` or
+    /// `--tsv`), list the confirmation readings the judge made: each chain
+    /// read, who moved first, and whether it was captured, held, ran out of
+    /// positions or was too big to read.
     #[arg(long)]
     pub readings: bool,
 }
