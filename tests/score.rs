@@ -165,6 +165,13 @@ fn a_count_lists_the_readings_behind_its_calls() {
         "{}",
         out.readings
     );
+    // Sabaki shows them in the marked game's comment.
+    assert!(
+        out.marked_sgf
+            .contains("\n2 readings:\n  seki of B A9, White first: holds ("),
+        "{}",
+        out.marked_sgf
+    );
 }
 
 /// 2017-06-18-16: the white lower-left group's second eye is the ko at E1,

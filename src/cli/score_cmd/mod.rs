@@ -262,8 +262,8 @@ pub fn score_file(path: &Path, opts: &Options) -> Result<Counted, String> {
 /// The record with the count marked for SGF viewers (Sabaki, GoGui): a
 /// node after the last move holding `TB` and `TW` (each side's territory,
 /// the points of the other side's dead stones included) and a comment with
-/// the score and each unsettled group's status and reason. The record's
-/// own `TB`/`TW` are dropped.
+/// the score, each unsettled group's status and reason, and the readings
+/// behind them. The record's own `TB`/`TW` are dropped.
 pub fn marked_sgf(
     record: &GameRecord,
     game: &Game,
@@ -290,10 +290,14 @@ pub fn marked_sgf(
     }
     let s = Score::from(breakdown);
     let [b, w] = breakdown;
-    let comment = format!(
+    let mut comment = format!(
         "kosumi counts {s}\nBlack {b}\nWhite {w}\n{}",
         groups(game, j)
     );
+    if !j.readings().is_empty() {
+        comment.push('\n');
+        comment.push_str(&readings(j));
+    }
     out.push_str("C[");
     for ch in comment.chars() {
         if ch == ']' || ch == '\\' {
