@@ -155,20 +155,20 @@ fn a_count_lists_the_readings_behind_its_calls() {
     );
     assert!(
         out.readings
-            .contains("  seki of W C9, Black first: captured ("),
+            .contains("  seki of W C9 (7 stones), Black first: captured ("),
         "{}",
         out.readings
     );
     assert!(
         out.readings
-            .contains("  seki of B A9, White first: holds ("),
+            .contains("  seki of B A9 (3 stones), White first: holds ("),
         "{}",
         out.readings
     );
     // Sabaki shows them in the marked game's comment.
     assert!(
         out.marked_sgf
-            .contains("\n2 readings:\n  seki of B A9, White first: holds ("),
+            .contains("\n2 readings:\n  seki of B A9 (3 stones), White first: holds ("),
         "{}",
         out.marked_sgf
     );

@@ -139,37 +139,34 @@ impl Allowance {
 
     /// Logs a region too big to read: `what` of the chain through `target`,
     /// `attacker` first.
-    pub(crate) fn too_big(&self, what: &'static str, target: Point, attacker: Color, empty: usize) {
-        self.note(
-            what,
-            target,
-            attacker,
-            attacker,
-            0,
-            ReadingOutcome::TooBig {
-                empty,
-                most: MAX_EMPTY,
-            },
-        );
-    }
-
-    fn note(
+    pub(crate) fn too_big(
         &self,
+        board: &Board,
         what: &'static str,
         target: Point,
         attacker: Color,
-        first: Color,
-        positions: usize,
-        outcome: ReadingOutcome,
+        empty: usize,
     ) {
-        self.log.borrow_mut().push(Reading {
+        self.note(Reading {
             what,
             target,
+            stones: board.chain_size(target),
             attacker,
-            first,
-            positions,
-            outcome,
+            first: attacker,
+            positions: 0,
+            outcome: ReadingOutcome::TooBig {
+                empty,
+                most: MAX_EMPTY,
+            },
+            again: false,
+        });
+    }
+
+    /// Logs `reading`, marked as made on the board judged again if it was.
+    fn note(&self, reading: Reading) {
+        self.log.borrow_mut().push(Reading {
             again: self.again.get(),
+            ..reading
         });
     }
 
@@ -248,7 +245,16 @@ pub(crate) fn can_capture(
         Some(false) => ReadingOutcome::Held,
         None => ReadingOutcome::RanOut,
     };
-    allowance.note(budget.what, target, attacker, first, used, outcome);
+    allowance.note(Reading {
+        what: budget.what,
+        target,
+        stones: board.chain_size(target),
+        attacker,
+        first,
+        positions: used,
+        outcome,
+        again: false,
+    });
     win
 }
 

@@ -334,7 +334,7 @@ fn read_eye_space_sweep(
         let playable = group.region | group.beyond;
         let empty = (playable & on & !stones).count();
         if empty > confirm::MAX_EMPTY {
-            reading.too_big("eye space", p, opp, empty);
+            reading.too_big(board, "eye space", p, opp, empty);
             continue;
         }
         // The search takes the enemy chains around those points as
@@ -520,7 +520,7 @@ fn read_races(
         }
         let empty = (playable & on & !stones).count();
         if empty > confirm::MAX_EMPTY {
-            reading.too_big("race", p, opp, empty);
+            reading.too_big(board, "race", p, opp, empty);
             continue;
         }
         // Dead only when captured even if it moves first: a race whoever
@@ -626,7 +626,7 @@ fn confirm_seki(board: &Board, calls: &mut Calls, reading: &confirm::Allowance) 
         let empty = (region & !stones).count();
         if empty > confirm::MAX_EMPTY {
             if let Some(c) = board.get(p) {
-                reading.too_big("seki", p, c.opponent(), empty);
+                reading.too_big(board, "seki", p, c.opponent(), empty);
             }
             continue;
         }

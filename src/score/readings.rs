@@ -13,6 +13,8 @@ pub struct Reading {
     pub what: &'static str,
     /// A stone of the chain read.
     pub target: Point,
+    /// The stones of that chain.
+    pub stones: usize,
     /// The side trying to capture it.
     pub attacker: Color,
     /// The side that moved first.
@@ -45,13 +47,14 @@ pub enum ReadingOutcome {
 
 impl Reading {
     /// One line for a board of side `size`, for example `eye space of B
-    /// Q18, White first: ran out after 400,000 positions`.
+    /// Q18 (11 stones), White first: ran out after 400,000 positions`.
     pub fn describe(&self, size: usize) -> String {
         let mut s = format!(
-            "{} of {} {}, {} first: ",
+            "{} of {} {} ({}), {} first: ",
             self.what,
             self.attacker.opponent().letter(),
             self.target.to_gtp(size),
+            super::counted(self.stones, "stone"),
             match self.first {
                 Color::Black => "Black",
                 Color::White => "White",
@@ -96,6 +99,7 @@ mod tests {
         let r = Reading {
             what: "eye space",
             target: Point::new(15, 1),
+            stones: 11,
             attacker: Color::White,
             first: Color::White,
             positions: 400_000,
@@ -104,7 +108,7 @@ mod tests {
         };
         assert_eq!(
             r.describe(19),
-            "eye space of B Q18, White first: ran out after 400,000 positions"
+            "eye space of B Q18 (11 stones), White first: ran out after 400,000 positions"
         );
         let small = Reading {
             positions: 7,
@@ -114,7 +118,7 @@ mod tests {
         };
         assert_eq!(
             small.describe(19),
-            "eye space of B Q18, White first: holds (7 positions), \
+            "eye space of B Q18 (11 stones), White first: holds (7 positions), \
              judged again without the groups read dead"
         );
         assert_eq!(separated(1_234_567), "1,234,567");
