@@ -42,6 +42,13 @@ pub(crate) const SEKI_BUDGET: Budget = Budget {
     what: "seki",
 };
 
+/// A race the playouts leave open, read over the chain, its liberties and
+/// the short-of-liberties chains around it: as [`SEKI_BUDGET`].
+pub(crate) const RACE_READ_BUDGET: Budget = Budget {
+    what: "race",
+    ..SEKI_BUDGET
+};
+
 /// A race between chains with no eyes: as [`SEKI_BUDGET`], and a defender
 /// that captures seven stones or more in one move has won (no nakade kills
 /// a space that big). Reading on after such captures took a race between

@@ -77,26 +77,26 @@ pub fn judge_with(game: &Game, options: &JudgeOptions) -> Judgement {
     let tallies = tally_both(&position, half, policy, &mut rng);
     let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
     let (mut calls, killed) = chain_statuses(board, &tallies, &reading);
-    if killed.is_empty() {
-        let mut j = judgement(board, calls, &tallies);
-        j.readings = reading.take_log();
-        return j;
-    }
-    // Groups read dead change their neighbours' fate (a seki partner now
-    // lives): judge the rest again with those groups taken off.
-    let mut reduced = position;
-    for p in killed.iter() {
-        reduced.set_stone(p, None);
-    }
-    let tallies = tally_both(&reduced, half, policy, &mut rng);
-    reading.judging_again();
-    let (again, _) = chain_statuses(&reduced, &tallies, &reading);
-    for p in board.points() {
-        if board.get(p).is_some() && !killed.contains(p) {
-            calls.status[p.index()] = again.status[p.index()];
-            calls.reasons[p.index()] = again.reasons[p.index()];
+    let tallies = if killed.is_empty() {
+        tallies
+    } else {
+        // Groups read dead change their neighbours' fate (a seki partner
+        // now lives): judge the rest again with those groups taken off.
+        let mut reduced = position;
+        for p in killed.iter() {
+            reduced.set_stone(p, None);
         }
-    }
+        let tallies = tally_both(&reduced, half, policy, &mut rng);
+        reading.judging_again();
+        let (again, _) = chain_statuses(&reduced, &tallies, &reading);
+        for p in board.points() {
+            if board.get(p).is_some() && !killed.contains(p) {
+                calls.status[p.index()] = again.status[p.index()];
+                calls.reasons[p.index()] = again.reasons[p.index()];
+            }
+        }
+        tallies
+    };
     let mut j = judgement(board, calls, &tallies);
     j.readings = reading.take_log();
     j
@@ -334,7 +334,7 @@ fn read_eye_space_sweep(
         let playable = group.region | group.beyond;
         let empty = (playable & on & !stones).count();
         if empty > confirm::MAX_EMPTY {
-            reading.too_big(board, "eye space", p, opp, empty);
+            reading.too_big(board, confirm::EYE_SPACE_BUDGET.what, p, opp, empty);
             continue;
         }
         // The search takes the enemy chains around those points as
@@ -520,7 +520,7 @@ fn read_races(
         }
         let empty = (playable & on & !stones).count();
         if empty > confirm::MAX_EMPTY {
-            reading.too_big(board, "race", p, opp, empty);
+            reading.too_big(board, confirm::RACE_READ_BUDGET.what, p, opp, empty);
             continue;
         }
         // Dead only when captured even if it moves first: a race whoever
@@ -532,10 +532,7 @@ fn read_races(
             p,
             opp,
             c,
-            confirm::Budget {
-                what: "race",
-                ..confirm::SEKI_BUDGET
-            },
+            confirm::RACE_READ_BUDGET,
             reading,
         );
         if r != Some(true) {
@@ -626,7 +623,7 @@ fn confirm_seki(board: &Board, calls: &mut Calls, reading: &confirm::Allowance) 
         let empty = (region & !stones).count();
         if empty > confirm::MAX_EMPTY {
             if let Some(c) = board.get(p) {
-                reading.too_big(board, "seki", p, c.opponent(), empty);
+                reading.too_big(board, confirm::SEKI_BUDGET.what, p, c.opponent(), empty);
             }
             continue;
         }
