@@ -389,6 +389,47 @@ fn table_checks_report_misses_and_errors() {
     std::fs::remove_dir_all(&root).unwrap();
 }
 
+/// With `readings`, a miss of a list is followed by its groups and the
+/// readings behind them, indented: here the bent four in the corner with a
+/// wrong result recorded.
+#[test]
+fn list_misses_show_their_groups_and_readings() {
+    use kosumi::cli::score_cmd::source::{from_list, Pick};
+    use kosumi::cli::score_cmd::{check_games, CheckOptions};
+    let dir = std::env::temp_dir().join(format!("kosumi-score-why-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sgf = std::fs::read_to_string(repo().join("gtp-tests/games/score-bent-four.sgf")).unwrap();
+    let wrong = sgf.replacen("RU[Japanese]", "RU[Japanese]RE[B+0.5]", 1);
+    std::fs::write(dir.join("bent.sgf"), wrong).unwrap();
+    std::fs::write(dir.join("list.txt"), "bent.sgf\n").unwrap();
+    let games = from_list(&dir.join("list.txt"), &Pick::default()).unwrap();
+    let check = |readings| CheckOptions {
+        threads: 1,
+        readings,
+        ..CheckOptions::default()
+    };
+    let plain = check_games(&games, &Options::default(), &check(false));
+    assert_eq!(plain.lines.len(), 1);
+    assert!(
+        plain.lines[0].ends_with("bent.sgf: ours W+1.5, record B+0.5 (off by -2), wrong winner"),
+        "{}",
+        plain.lines[0]
+    );
+    let why = check_games(&games, &Options::default(), &check(true));
+    let text = why.lines.join("\n");
+    assert!(text.starts_with(&plain.lines[0]), "{text}");
+    assert!(
+        text.contains("\n    W C9 (7 stones): dead: seki broken, attacker first (read)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n    2 readings:\n      seki of B A9 (3 stones), White first: holds (")
+            && text.contains("\n      seki of W C9 (7 stones), Black first: captured ("),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn table_lines_need_three_columns() {
     use kosumi::cli::score_cmd::source::parse_table;

@@ -6,7 +6,7 @@
 
 use super::explain::{single_flip, Flip};
 use super::source::GameFile;
-use super::{judge, marked_sgf, parse_result, Options};
+use super::{groups, judge, marked_sgf, parse_result, readings, Options};
 use crate::board::Rules;
 use crate::cli::gtp_client::{GtpEngine, StderrMode};
 use crate::score::{self, PointStatus, Score};
@@ -31,6 +31,9 @@ pub struct CheckOptions {
     pub progress_every: usize,
     /// Write each counted game here with the count marked.
     pub sgf_out: Option<PathBuf>,
+    /// Under each miss, the statuses of its unsettled groups and the
+    /// readings behind them.
+    pub readings: bool,
 }
 
 /// Tallies of one counter (kosumi or the reference engine).
@@ -172,6 +175,8 @@ struct Counted {
     recorded: f64,
     re: String,
     time: Duration,
+    /// For a miss, when asked: its groups' statuses and the readings.
+    why: Option<String>,
 }
 
 /// Counts every game, compares with its `RE[]` and tallies, using
@@ -241,7 +246,7 @@ pub fn check_games(games: &[GameFile], opts: &Options, check: &CheckOptions) -> 
                 None => {}
             }
             report.lines.push(format!(
-                "miss {name}: ours {}, record {}{gnugo} (off by {:+}){}{}",
+                "miss {name}: ours {}, record {}{gnugo} (off by {:+}){}{}{}",
                 c.ours,
                 c.re,
                 ours - c.recorded,
@@ -250,7 +255,8 @@ pub fn check_games(games: &[GameFile], opts: &Options, check: &CheckOptions) -> 
                 } else {
                     ", wrong winner"
                 },
-                c.flip.map_or(String::new(), |f| format!("; {f}"))
+                c.flip.map_or(String::new(), |f| format!("; {f}")),
+                c.why.unwrap_or_default()
             ));
         }
     }
@@ -288,12 +294,15 @@ fn count_one(
     });
     let result = match &prepared {
         Ok((record, re, recorded)) => {
-            count_record(game, record, *recorded, opts, check).map(|(ours, flip, time)| Counted {
-                ours,
-                flip,
-                recorded: *recorded,
-                re: re.clone(),
-                time,
+            count_record(game, record, *recorded, opts, check).map(|(ours, flip, time, why)| {
+                Counted {
+                    ours,
+                    flip,
+                    recorded: *recorded,
+                    re: re.clone(),
+                    time,
+                    why,
+                }
             })
         }
         Err(e) => Err(e.clone()),
@@ -305,15 +314,16 @@ fn count_one(
     Outcome { result, gnugo }
 }
 
-/// kosumi's count of a (blind) record, the chain that explains a miss, and
-/// the count's time; writes the marked game when asked to.
+/// kosumi's count of a (blind) record, the chain that explains a miss,
+/// the count's time and, for a miss with [`CheckOptions::readings`], the
+/// groups and readings indented; writes the marked game when asked to.
 fn count_record(
     game: &GameFile,
     record: &GameRecord,
     recorded: f64,
     opts: &Options,
     check: &CheckOptions,
-) -> Result<(Score, Option<Flip>, Duration), String> {
+) -> Result<(Score, Option<Flip>, Duration, Option<String>), String> {
     let g = record
         .to_game(opts.rules, Rules::japanese(), None)
         .map_err(|e| e.to_string())?;
@@ -322,11 +332,16 @@ fn count_record(
     let breakdown = score::breakdown(&g, &j);
     let ours = Score::from(breakdown);
     let time = start.elapsed();
-    let flip = if !same_margin(ours.black_minus_white, recorded) {
+    let miss = !same_margin(ours.black_minus_white, recorded);
+    let flip = if miss {
         single_flip(&g, &j, recorded)
     } else {
         None
     };
+    let why = (miss && check.readings).then(|| {
+        let text = groups(&g, &j) + &readings(&j);
+        text.lines().map(|l| format!("\n    {l}")).collect()
+    });
     if let Some(dir) = &check.sgf_out {
         let mut file = game.name.replace(['/', ':', '\\'], "_");
         if !file.ends_with(".sgf") {
@@ -335,7 +350,7 @@ fn count_record(
         let text = marked_sgf(record, &g, &j, breakdown);
         std::fs::write(dir.join(&file), text).map_err(|e| format!("{file}: {e}"))?;
     }
-    Ok((ours, flip, time))
+    Ok((ours, flip, time, why))
 }
 
 /// How long the reference engine may take over one game.

@@ -77,10 +77,11 @@ pub struct ScoreArgs {
     /// Print no diagrams, only scores; no progress lines.
     #[arg(long, short)]
     pub quiet: bool,
-    /// After the count of each SGF file given (not the games of `--list` or
-    /// `--tsv`), list the confirmation readings the judge made: each chain
-    /// read, who moved first, and whether it was captured, held, ran out of
-    /// positions or was too big to read.
+    /// After the count of each SGF file given, list the confirmation
+    /// readings the judge made: each chain read, who moved first, and
+    /// whether it was captured, held, ran out of positions or was too big to
+    /// read. With `--list` or `--tsv`, under each miss: its unsettled
+    /// groups' statuses and reasons, then its readings.
     #[arg(long)]
     pub readings: bool,
 }
@@ -185,6 +186,7 @@ fn report(games: &[GameFile], opts: &Options, args: &ScoreArgs) -> i32 {
         threads,
         gnugo: args.gnugo.clone(),
         sgf_out: args.sgf_out.clone(),
+        readings: args.readings,
         progress_every: if args.quiet {
             0
         } else {
