@@ -430,6 +430,56 @@ fn list_misses_show_their_groups_and_readings() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The reference engine's counts are kept in the cache file and read back
+/// on the next run instead of asking it again (kosumi's own GTP engine
+/// stands in for GNU Go here).
+#[test]
+fn reference_counts_come_back_from_the_cache() {
+    use kosumi::cli::score_cmd::reference_cache::ReferenceCache;
+    use kosumi::cli::score_cmd::source::{default_archives, from_table, Pick};
+    use kosumi::cli::score_cmd::{check_games, CheckOptions};
+    use std::sync::Arc;
+    let root = archived_games("cache");
+    let table = root.join("scoring/table.tsv");
+    let games = from_table(&table, &default_archives(&table), &Pick::default()).unwrap();
+    let command = format!("{} gtp --quiet", env!("CARGO_BIN_EXE_kosumi"));
+    let path = root.join("answers.tsv");
+    let run = || {
+        let check = CheckOptions {
+            threads: 1,
+            gnugo: Some(command.clone()),
+            gnugo_cache: Some(Arc::new(ReferenceCache::open(&path, &command).unwrap())),
+            ..CheckOptions::default()
+        };
+        check_games(&games, &Options::default(), &check)
+    };
+    let first = run();
+    let miss = "miss a.tar.gz:g/wrong.sgf: ours W+9.5, record B+2.5, gnugo W+9.5 (off by -12)";
+    assert!(
+        first.lines.iter().any(|l| l.starts_with(miss)),
+        "{:?}",
+        first.lines
+    );
+    let kept = std::fs::read_to_string(&path).unwrap();
+    // Both countable games, each with the engine's W+9.5.
+    assert_eq!(kept.lines().count(), 3, "{kept}");
+    assert_eq!(kept.matches("\t-9.5\t").count(), 2, "{kept}");
+    // Answers changed in the file are what the next run reports.
+    std::fs::write(&path, kept.replace("\t-9.5\t", "\t42\t")).unwrap();
+    let second = run();
+    assert!(
+        second
+            .lines
+            .iter()
+            .any(|l| l.contains(", gnugo B+42 (off by -12)")),
+        "{:?}",
+        second.lines
+    );
+    let tally = second.gnugo.unwrap();
+    assert_eq!((tally.compared, tally.exact), (2, 0));
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
 #[test]
 fn table_lines_need_three_columns() {
     use kosumi::cli::score_cmd::source::parse_table;

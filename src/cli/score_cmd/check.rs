@@ -5,6 +5,7 @@
 //! (and GNU Go) see the moves alone, never `RE`, `TB` or `TW`.
 
 use super::explain::{single_flip, Flip};
+use super::reference_cache::ReferenceCache;
 use super::source::GameFile;
 use super::{groups, judge, marked_sgf, parse_result, readings, Options};
 use crate::board::Rules;
@@ -14,7 +15,7 @@ use crate::sgf::GameRecord;
 use std::cmp::Ordering as Cmp;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// GNU Go's command when `--gnugo` is given without one.
@@ -34,6 +35,9 @@ pub struct CheckOptions {
     /// Under each miss, the statuses of its unsettled groups and the
     /// readings behind them.
     pub readings: bool,
+    /// The reference engine's answers kept from earlier runs, and where new
+    /// ones are added.
+    pub gnugo_cache: Option<Arc<ReferenceCache>>,
 }
 
 /// Tallies of one counter (kosumi or the reference engine).
@@ -308,7 +312,13 @@ fn count_one(
         Err(e) => Err(e.clone()),
     };
     let gnugo = match (&check.gnugo, &prepared) {
-        (Some(cmd), Ok((record, _, _))) => Some(ask_reference(cmd, record, reference)),
+        (Some(cmd), Ok((record, _, _))) => Some(reference_count(
+            cmd,
+            &game.name,
+            record,
+            check.gnugo_cache.as_deref(),
+            reference,
+        )),
         _ => None,
     };
     Outcome { result, gnugo }
@@ -353,14 +363,37 @@ fn count_record(
     Ok((ours, flip, time, why))
 }
 
+/// The reference engine's count of `record`, from `cache` when it has it;
+/// a new answer is added to the cache.
+fn reference_count(
+    command: &str,
+    name: &str,
+    record: &GameRecord,
+    cache: Option<&ReferenceCache>,
+    engine: &mut Option<GtpEngine>,
+) -> Result<(f64, Duration), String> {
+    let Some(cache) = cache else {
+        return ask_reference(command, &record.to_sgf(), engine);
+    };
+    let sgf = record.to_sgf();
+    if let Some(answer) = cache.get(name, &sgf) {
+        return Ok(answer);
+    }
+    let answer = ask_reference(command, &sgf, engine)?;
+    if let Err(e) = cache.put(name, &sgf, answer) {
+        eprintln!("kosumi score: {e}");
+    }
+    Ok(answer)
+}
+
 /// How long the reference engine may take over one game.
 const REFERENCE_TIMEOUT: Duration = Duration::from_secs(600);
 
-/// The reference engine's `final_score` of the record (written without its
-/// result to a temporary file for `loadsgf`).
+/// The reference engine's `final_score` of a record (`sgf`, without its
+/// result, written to a temporary file for `loadsgf`).
 fn ask_reference(
     command: &str,
-    record: &GameRecord,
+    sgf: &str,
     engine: &mut Option<GtpEngine>,
 ) -> Result<(f64, Duration), String> {
     if engine.as_ref().is_none_or(|e| !e.is_alive()) {
@@ -374,7 +407,7 @@ fn ask_reference(
         std::process::id(),
         format!("{id:?}").replace(|c: char| !c.is_ascii_alphanumeric(), "")
     ));
-    std::fs::write(&path, record.to_sgf()).map_err(|e| e.to_string())?;
+    std::fs::write(&path, sgf).map_err(|e| e.to_string())?;
     let start = Instant::now();
     let mut ask = |cmd: &str| -> Result<String, String> {
         match e.send(cmd, REFERENCE_TIMEOUT) {

@@ -20,9 +20,11 @@ use std::time::{Duration, Instant};
 
 mod check;
 mod explain;
+pub mod reference_cache;
 pub mod source;
 
 pub use check::{check_games, same_winner, CheckOptions, ListReport, Tally, GNUGO};
+use reference_cache::ReferenceCache;
 use source::{GameFile, Pick};
 
 /// Arguments of `kosumi score`.
@@ -57,6 +59,11 @@ pub struct ScoreArgs {
     /// `final_score`; default `/usr/games/gnugo --mode gtp`).
     #[arg(long, value_name = "COMMAND", num_args = 0..=1, default_missing_value = GNUGO)]
     pub gnugo: Option<String>,
+    /// Keep GNU Go's counts in this file and read them back on later runs
+    /// (with `--gnugo`): its answers never change, and a half of the table
+    /// takes it an hour and more.
+    #[arg(long, value_name = "FILE", requires = "gnugo")]
+    pub gnugo_cache: Option<PathBuf>,
     /// Rules to count under (default: the file's `RU`, else japanese).
     #[arg(long)]
     pub rules: Option<String>,
@@ -182,9 +189,20 @@ fn report(games: &[GameFile], opts: &Options, args: &ScoreArgs) -> i32 {
     let threads = args.threads.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
+    let gnugo_cache = match (&args.gnugo_cache, &args.gnugo) {
+        (Some(path), Some(command)) => match ReferenceCache::open(path, command) {
+            Ok(cache) => Some(std::sync::Arc::new(cache)),
+            Err(e) => {
+                eprintln!("kosumi score: {e}");
+                return 1;
+            }
+        },
+        _ => None,
+    };
     let check = CheckOptions {
         threads,
         gnugo: args.gnugo.clone(),
+        gnugo_cache,
         sgf_out: args.sgf_out.clone(),
         readings: args.readings,
         progress_every: if args.quiet {
