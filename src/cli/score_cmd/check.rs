@@ -372,10 +372,10 @@ fn reference_count(
     cache: Option<&ReferenceCache>,
     engine: &mut Option<GtpEngine>,
 ) -> Result<(f64, Duration), String> {
-    let Some(cache) = cache else {
-        return ask_reference(command, &record.to_sgf(), engine);
-    };
     let sgf = record.to_sgf();
+    let Some(cache) = cache else {
+        return ask_reference(command, &sgf, engine);
+    };
     if let Some(answer) = cache.get(name, &sgf) {
         return Ok(answer);
     }

@@ -31,11 +31,11 @@ impl ReferenceCache {
     /// missing. An error when the file holds another command's answers or
     /// a line that cannot be read.
     pub fn open(path: &Path, command: &str) -> Result<ReferenceCache, String> {
-        let where_ = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+        let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(e) => return Err(where_(&e)),
+            Err(e) => return Err(at(&e)),
         };
         let mut lines = text.lines();
         let mut known = HashMap::new();
@@ -44,27 +44,30 @@ impl ReferenceCache {
             Some(h) => match h.strip_prefix(HEADER) {
                 Some(c) if c == command => {}
                 Some(c) => {
-                    return Err(where_(&format!(
+                    return Err(at(&format!(
                         "holds the answers of `{c}`, not of `{command}`"
                     )))
                 }
-                None => return Err(where_(&"not a cache of reference answers")),
+                None => return Err(at(&"not a cache of reference answers")),
             },
         }
         for (n, line) in lines.enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
             let entry = parse_line(line)
-                .ok_or_else(|| where_(&format!("line {}: cannot read `{line}`", n + 2)))?;
+                .ok_or_else(|| at(&format!("line {}: cannot read `{line}`", n + 2)))?;
             known.insert((entry.0, entry.1), (entry.2, entry.3));
         }
         let mut file = OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
-            .map_err(|e| where_(&e))?;
+            .map_err(|e| at(&e))?;
         if text.is_empty() {
-            writeln!(file, "{HEADER}{command}").map_err(|e| where_(&e))?;
+            writeln!(file, "{HEADER}{command}").map_err(|e| at(&e))?;
         } else if !text.ends_with('\n') {
-            writeln!(file).map_err(|e| where_(&e))?;
+            writeln!(file).map_err(|e| at(&e))?;
         }
         Ok(ReferenceCache {
             path: path.to_path_buf(),
