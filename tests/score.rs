@@ -245,6 +245,41 @@ fn a_closed_output_pipe_ends_the_command_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+/// A reference engine that does not start, or does not count, is one
+/// clear error before any game is counted, not one error a game.
+#[test]
+fn a_reference_engine_that_cannot_count_stops_the_check_at_once() {
+    use std::process::Command;
+    let root = archived_games("noref");
+    let table = root.join("scoring/table.tsv");
+    let kosumi = env!("CARGO_BIN_EXE_kosumi");
+    let run = |engine: &str| {
+        Command::new(kosumi)
+            .args(["score", "--quiet", "--threads", "1", "--tsv"])
+            .arg(&table)
+            .args(["--gnugo", engine])
+            .output()
+            .unwrap()
+    };
+    for (engine, why) in [
+        ("/nonexistent/gnugo", "could not start"),
+        ("cat", "does not speak GTP"),
+    ] {
+        let out = run(engine);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{engine}: {stderr}");
+        assert!(out.stdout.is_empty(), "{engine}");
+        assert_eq!(stderr.lines().count(), 1, "{engine}: {stderr}");
+        assert!(
+            stderr.starts_with("kosumi score: --gnugo: ") && stderr.contains(why),
+            "{engine}: {stderr}"
+        );
+    }
+    let out = run(&format!("{kosumi} gtp --quiet"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\ngnugo:  exact 1/2"));
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
 /// The SGF points of a whole 9x9 column, `[xa][xb]...[xi]`.
 fn column(x: char) -> String {
     (0..9)

@@ -386,6 +386,29 @@ fn reference_count(
     Ok(answer)
 }
 
+/// Whether `command` starts a GTP engine that lists `loadsgf` and
+/// `final_score`: asked once before a check, so that a missing or wrong
+/// engine is one clear error rather than one for every game.
+pub fn check_reference(command: &str) -> Result<(), String> {
+    let mut e = GtpEngine::start("gnugo", command, &StderrMode::Null).map_err(|e| e.to_string())?;
+    let listed = match e.send("list_commands", Duration::from_secs(30)) {
+        Ok(Ok(text)) => text,
+        Ok(Err(text)) => {
+            return Err(format!(
+                "`{command}` answered list_commands with `? {text}`"
+            ))
+        }
+        Err(err) => return Err(err.to_string()),
+    };
+    e.quit();
+    let has = |name: &str| listed.lines().any(|l| l.trim() == name);
+    if has("loadsgf") && has("final_score") {
+        Ok(())
+    } else {
+        Err(format!("`{command}` does not list loadsgf and final_score"))
+    }
+}
+
 /// How long the reference engine may take over one game.
 const REFERENCE_TIMEOUT: Duration = Duration::from_secs(600);
 

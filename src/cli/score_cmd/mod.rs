@@ -189,6 +189,12 @@ fn report(games: &[GameFile], opts: &Options, args: &ScoreArgs) -> i32 {
     let threads = args.threads.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
+    if let Some(command) = &args.gnugo {
+        if let Err(e) = check::check_reference(command) {
+            eprintln!("kosumi score: --gnugo: {e}");
+            return 1;
+        }
+    }
     let gnugo_cache = match (&args.gnugo_cache, &args.gnugo) {
         (Some(path), Some(command)) => match ReferenceCache::open(path, command) {
             Ok(cache) => Some(std::sync::Arc::new(cache)),
