@@ -280,6 +280,23 @@ fn a_reference_engine_that_cannot_count_stops_the_check_at_once() {
     std::fs::remove_dir_all(&root).unwrap();
 }
 
+/// With `--gnugo`, a file's score line carries the reference engine's count
+/// too (kosumi's own GTP engine stands in for GNU Go).
+#[test]
+fn a_file_is_counted_by_the_reference_engine_too() {
+    let kosumi = env!("CARGO_BIN_EXE_kosumi");
+    let file = repo().join("gtp-tests/games/score-bent-four.sgf");
+    let out = std::process::Command::new(kosumi)
+        .args(["score", "--quiet"])
+        .arg(&file)
+        .args(["--gnugo", &format!("{kosumi} gtp --quiet")])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{:?}", out.status);
+    assert!(stdout.ends_with(": W+1.5 (gnugo W+1.5)\n"), "{stdout}");
+}
+
 /// The SGF points of a whole 9x9 column, `[xa][xb]...[xi]`.
 fn column(x: char) -> String {
     (0..9)

@@ -386,6 +386,18 @@ fn reference_count(
     Ok(answer)
 }
 
+/// The reference engine's count of the SGF file at `path` (given without
+/// its result and territory marks), in the `final_score` form.
+pub fn file_reference(
+    command: &str,
+    path: &std::path::Path,
+    engine: &mut Option<GtpEngine>,
+) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let (record, _) = blind_record(&bytes)?;
+    ask_reference(command, &record.to_sgf(), engine).map(|(m, _)| margin(m))
+}
+
 /// Whether `command` starts a GTP engine that lists `loadsgf` and
 /// `final_score`: asked once before a check, so that a missing or wrong
 /// engine is one clear error rather than one for every game.

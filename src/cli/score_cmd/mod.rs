@@ -56,7 +56,8 @@ pub struct ScoreArgs {
     #[arg(long, value_name = "N")]
     pub first: Option<usize>,
     /// Also count the games with GNU Go (a GTP command with `loadsgf` and
-    /// `final_score`; default `/usr/games/gnugo --mode gtp`).
+    /// `final_score`; default `/usr/games/gnugo --mode gtp`): after each
+    /// file's score, or beside each miss and in the summary of a list.
     #[arg(long, value_name = "COMMAND", num_args = 0..=1, default_missing_value = GNUGO)]
     pub gnugo: Option<String>,
     /// Keep GNU Go's counts in this file and read them back on later runs
@@ -129,10 +130,24 @@ pub fn run(args: &ScoreArgs) -> i32 {
             return 1;
         }
     }
+    if let Some(command) = &args.gnugo {
+        if let Err(e) = check::check_reference(command) {
+            eprintln!("kosumi score: --gnugo: {e}");
+            return 1;
+        }
+    }
+    let mut reference = None;
     for path in &args.files {
         match score_file(path, &opts) {
             Ok(out) => {
-                outln!("{}: {}", path.display(), out.score);
+                let gnugo = match &args.gnugo {
+                    None => String::new(),
+                    Some(command) => match check::file_reference(command, path, &mut reference) {
+                        Ok(m) => format!(" (gnugo {m})"),
+                        Err(e) => format!(" (gnugo: {e})"),
+                    },
+                };
+                outln!("{}: {}{gnugo}", path.display(), out.score);
                 if !args.quiet {
                     let [b, w] = out.breakdown;
                     outln!("Black {b}\nWhite {w}");
@@ -189,12 +204,6 @@ fn report(games: &[GameFile], opts: &Options, args: &ScoreArgs) -> i32 {
     let threads = args.threads.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
-    if let Some(command) = &args.gnugo {
-        if let Err(e) = check::check_reference(command) {
-            eprintln!("kosumi score: --gnugo: {e}");
-            return 1;
-        }
-    }
     let gnugo_cache = match (&args.gnugo_cache, &args.gnugo) {
         (Some(path), Some(command)) => match ReferenceCache::open(path, command) {
             Ok(cache) => Some(std::sync::Arc::new(cache)),
