@@ -42,6 +42,14 @@ impl Color {
     /// Both colours, Black first.
     pub const ALL: [Color; 2] = [Color::Black, Color::White];
 
+    /// The colour's name as a sentence starts it: `Black` or `White`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::Black => "Black",
+            Color::White => "White",
+        }
+    }
+
     /// One upper-case letter: `B` or `W`.
     pub const fn letter(self) -> char {
         match self {

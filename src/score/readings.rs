@@ -55,10 +55,7 @@ impl Reading {
             self.attacker.opponent().letter(),
             self.target.to_gtp(size),
             super::counted(self.stones, "stone"),
-            match self.first {
-                Color::Black => "Black",
-                Color::White => "White",
-            },
+            self.first.name(),
         );
         let positions = separated(self.positions);
         match self.outcome {

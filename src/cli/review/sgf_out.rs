@@ -52,11 +52,7 @@ fn root_comment(r: &Review, top: usize) -> String {
     ));
     for color in [Color::Black, Color::White] {
         let (a, n) = r.agreement(color);
-        let name = if color == Color::Black {
-            "Black"
-        } else {
-            "White"
-        };
+        let name = color.name();
         c.push_str(&format!(
             "{name}: kosumi's first choice played {a} of {n} moves; {} mistakes.\n",
             r.moves
@@ -177,11 +173,7 @@ fn move_comment(r: &Review, m: &super::MoveReview) -> String {
             if m.mistake {
                 c.push_str(&format!(
                     "\nMistake: {} lost {:.1}% win rate and {:.1} points; see the variation.",
-                    if m.color == Color::Black {
-                        "Black"
-                    } else {
-                        "White"
-                    },
+                    m.color.name(),
                     m.loss * 100.0,
                     m.score_loss
                 ));

@@ -3,7 +3,7 @@
 //! `kosumi-` display commands.
 
 use super::Outcome::{self, Failure, Success};
-use super::{capitalised, parse_bool, Engine};
+use super::{parse_bool, Engine};
 use crate::board::{Color, Move};
 use crate::gtp::parse::{format_vertex, parse_color, parse_int, parse_vertex, Command};
 use crate::score::{self, Owner, PointStatus};
@@ -324,7 +324,7 @@ impl Engine {
 /// (`color`'s) turn, for the side that just moved, so the best move and
 /// win rate are the opponent's.
 pub(super) fn ponder_line(a: &Analysis, size: usize, color: Color) -> String {
-    let (side, us) = (capitalised(color), capitalised(color.opponent()));
+    let (side, us) = (color.name(), color.opponent().name());
     let rate = a.playouts as f64 / a.elapsed.as_secs_f64().max(1e-9);
     let mut line = format!(
         "kosumi: pondering for {us} on {side}'s turn: {} playouts ({rate:.0}/s)",

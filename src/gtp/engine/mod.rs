@@ -486,7 +486,7 @@ impl Engine {
             let _ = writeln!(
                 io::stderr(),
                 "kosumi: clock: {} move {}: {plan}; spent {:.2} s",
-                capitalised(color),
+                color.name(),
                 game.moves().len() + 1,
                 started.elapsed().as_secs_f64()
             );
@@ -577,7 +577,7 @@ impl Engine {
                 )),
                 3 => text.push_str(&format!(
                     "     {} to move, komi {}",
-                    capitalised(self.game.to_move()),
+                    self.game.to_move().name(),
                     self.game.komi()
                 )),
                 4 => text.push_str(&format!(
@@ -993,13 +993,6 @@ impl Engine {
             }
             (Some(_), None) => Ok(Failure("missing value".into())),
         }
-    }
-}
-
-fn capitalised(c: Color) -> &'static str {
-    match c {
-        Color::Black => "Black",
-        Color::White => "White",
     }
 }
 
