@@ -162,3 +162,20 @@ loadsgf games/score-capture-short-of-liberties.sgf
 #? [W\+54\.5]
 1120 final_status_list dead
 #? [(?=(.* )?E5( |$))(?=(.* )?F1( |$))(?=(.* )?J2( |$))\S+( \S+){12}]
+
+# An L-shaped four on the first line (C2, D2, E2, E1) with no liberty
+# outside: Black's B3-D1 (8 stones) around it and F2-F1 (2 stones), whose
+# only liberties are E2 and E1. White E2 kills: after E1, White D2, the
+# capture at C2 and White's throw-in, the group has one eye; after D2, C2
+# or a pass, White E1 takes F2-F1 and the group is left short of liberties.
+# Played out over GTP with GNU Go 3.8, which itself counts the group alive
+# (W+49.5; `owl_attack B3` finds no attack), as did the players of KGS tune
+# game 2006-12-20-16 with this shape. White: 67 points and 10 prisoners,
+# + 0.5.
+loadsgf games/score-bent-four-edge.sgf
+1210 final_score
+#? [W\+77\.5]
+1220 final_status_list dead
+#? [(?=(.* )?B3( |$))(?=(.* )?D1( |$))(?=(.* )?F2( |$))(?=(.* )?F1( |$))\S+( \S+){9}]
+1230 final_status_list seki
+#? []
