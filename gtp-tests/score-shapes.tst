@@ -168,10 +168,10 @@ loadsgf games/score-capture-short-of-liberties.sgf
 # only liberties are E2 and E1. White E2 kills: after E1, White D2, the
 # capture at C2 and White's throw-in, the group has one eye; after D2, C2
 # or a pass, White E1 takes F2-F1 and the group is left short of liberties.
-# Played out over GTP with GNU Go 3.8, which itself counts the group alive
-# (W+49.5; `owl_attack B3` finds no attack), as did the players of KGS tune
-# game 2006-12-20-16 with this shape. White: 67 points and 10 prisoners,
-# + 0.5.
+# The answers E1, D2 and C2 were played out over GTP with GNU Go 3.8,
+# which itself counts the group alive (W+49.5; `owl_attack B3` finds no
+# attack), as did the players of KGS tune game 2006-12-20-16 with this
+# shape. White: 67 points and 10 prisoners, + 0.5.
 loadsgf games/score-bent-four-edge.sgf
 1210 final_score
 #? [W\+77\.5]
