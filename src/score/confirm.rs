@@ -118,6 +118,11 @@ const PLAY_BACK_BUDGET: Budget = Budget {
 /// more than this (up to 1,201,173) count the same when stopped here.
 pub(crate) const READING_ALLOWANCE: usize = 1_000_000;
 
+/// Local searches one judgement may make (`local_search.rs`, 2,000
+/// playouts each, about 0.1 s): bounds a count's time whatever the board.
+/// No game of either half reaches it.
+const LOCAL_SEARCHES: usize = 8;
+
 /// The positions one judgement may still read, shared by all its searches
 /// so that a count reads no more than it was given, however many groups
 /// the board asks about. Once it is spent, searches give up at once and the
@@ -125,6 +130,8 @@ pub(crate) const READING_ALLOWANCE: usize = 1_000_000;
 /// of the readings made.
 pub(crate) struct Allowance {
     left: Cell<usize>,
+    /// Local searches (`local_search.rs`) still allowed.
+    searches: Cell<usize>,
     log: RefCell<Vec<Reading>>,
     /// Whether the board is being judged again (see [`Reading::again`]).
     again: Cell<bool>,
@@ -134,6 +141,7 @@ impl Allowance {
     pub(crate) fn new(positions: usize) -> Allowance {
         Allowance {
             left: Cell::new(positions),
+            searches: Cell::new(LOCAL_SEARCHES),
             log: RefCell::new(Vec::new()),
             again: Cell::new(false),
         }
@@ -165,6 +173,35 @@ impl Allowance {
                 empty,
                 most: MAX_EMPTY,
             },
+            again: false,
+        });
+    }
+
+    /// Takes one local search from the allowance: `false` when none is left.
+    pub(crate) fn take_search(&self) -> bool {
+        let left = self.searches.get();
+        self.searches.set(left.saturating_sub(1));
+        left > 0
+    }
+
+    /// Logs a local search of the group through `target`, `attacker` first,
+    /// that captured it in `percent` of `playouts`.
+    pub(crate) fn searched(
+        &self,
+        board: &Board,
+        target: Point,
+        attacker: Color,
+        playouts: usize,
+        percent: u8,
+    ) {
+        self.note(Reading {
+            what: "local search",
+            target,
+            stones: board.chain_size(target),
+            attacker,
+            first: attacker,
+            positions: playouts,
+            outcome: ReadingOutcome::Searched { percent },
             again: false,
         });
     }

@@ -38,6 +38,7 @@ mod benson;
 mod confirm;
 mod eyes;
 mod judge;
+mod local_search;
 mod playout;
 mod readings;
 
@@ -107,6 +108,12 @@ pub enum Reason {
     /// Its eye space is killed, the attacker moving first (read out under
     /// the confirmation rules).
     EyeSpaceKilled,
+    /// Its eye space, too big to read, is captured in most of a search of
+    /// the fight near it, the attacker moving first.
+    SearchKilled {
+        /// The capture rate, in percent.
+        percent: u8,
+    },
     /// An enemy stone inside a group read dead.
     InsideDeadGroup,
     /// A stone in atari in a ko left open: counted as it stands.
@@ -138,6 +145,10 @@ impl fmt::Display for Reason {
             }
             Reason::SekiPartnerDies => f.write_str("its seki partner dies (read)"),
             Reason::EyeSpaceKilled => f.write_str("eye space killed, attacker first (read)"),
+            Reason::SearchKilled { percent } => write!(
+                f,
+                "eye space too big to read, captured in {percent}% of a local search, attacker first"
+            ),
             Reason::InsideDeadGroup => f.write_str("inside a dead group"),
             Reason::OpenKo => f.write_str("a ko left open, counted as it stands"),
             Reason::FewEyes { percent } => {

@@ -131,6 +131,25 @@ pub(crate) fn tally(
     t
 }
 
+/// Plays one playout from `board` to its end with `first` to move: the
+/// light policy, or `policy` when given.
+pub(crate) fn play_out(
+    board: &mut Board,
+    first: Color,
+    policy: Option<&dyn PlayoutPolicy>,
+    rng: &mut FastRng,
+) {
+    let max_moves = 3 * board.size() * board.size() + 50;
+    match policy {
+        Some(policy) => playout(board, first, rng, max_moves, |b, c, l, l2, rng| {
+            policy.playout_move(b, c, l, l2, rng)
+        }),
+        None => playout(board, first, rng, max_moves, |b, c, _, _, rng| {
+            choose(b, c, rng)
+        }),
+    }
+}
+
 /// A pass lifts the ko ban, as in the confirmation phase, so a ko whose
 /// taker then has nothing else to play is taken back and forth between
 /// single passes forever (a few final positions of KGS games did this in

@@ -8,8 +8,9 @@ use std::fmt::Write;
 /// One reading of a judgement: who tried to capture what, and how it ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reading {
-    /// Which reading: `eye space`, `race`, `seki`, `eyeless race` or
-    /// `race partner`.
+    /// Which reading: `eye space`, `race`, `seki`, `eyeless race`,
+    /// `race partner`, or `local search` (a search of playouts, not an
+    /// exact reading).
     pub what: &'static str,
     /// A stone of the chain read.
     pub target: Point,
@@ -19,7 +20,7 @@ pub struct Reading {
     pub attacker: Color,
     /// The side that moved first.
     pub first: Color,
-    /// Positions visited.
+    /// Positions visited (playouts, for a local search).
     pub positions: usize,
     /// How it ended.
     pub outcome: ReadingOutcome,
@@ -43,6 +44,12 @@ pub enum ReadingOutcome {
         /// The most a reading takes.
         most: usize,
     },
+    /// A local search: the attacker captured in this share of its
+    /// playouts.
+    Searched {
+        /// The capture rate, in percent.
+        percent: u8,
+    },
 }
 
 impl Reading {
@@ -64,6 +71,9 @@ impl Reading {
             ReadingOutcome::RanOut => write!(s, "ran out after {positions} positions"),
             ReadingOutcome::TooBig { empty, most } => {
                 write!(s, "not read, {empty} empty points (at most {most})")
+            }
+            ReadingOutcome::Searched { percent } => {
+                write!(s, "captured in {percent}% of {positions} playouts")
             }
         }
         .expect("writing to a String");
@@ -117,6 +127,16 @@ mod tests {
             small.describe(19),
             "eye space of B Q18 (11 stones), White first: holds (7 positions), \
              judged again without the groups read dead"
+        );
+        let searched = Reading {
+            what: "local search",
+            positions: 2000,
+            outcome: ReadingOutcome::Searched { percent: 61 },
+            ..r
+        };
+        assert_eq!(
+            searched.describe(19),
+            "local search of B Q18 (11 stones), White first: captured in 61% of 2,000 playouts"
         );
         assert_eq!(separated(1_234_567), "1,234,567");
         assert_eq!(separated(999), "999");
