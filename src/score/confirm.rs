@@ -118,10 +118,12 @@ const PLAY_BACK_BUDGET: Budget = Budget {
 /// more than this (up to 1,201,173) count the same when stopped here.
 pub(crate) const READING_ALLOWANCE: usize = 1_000_000;
 
-/// Local searches one judgement may make (`local_search.rs`, 2,000
-/// playouts each, about 0.1 s): bounds a count's time whatever the board.
-/// No game of either half reaches it.
-const LOCAL_SEARCHES: usize = 8;
+/// Moves the local searches (`local_search.rs`) of one judgement may play
+/// in all, in their trees and playouts: about 0.9 s on one core of the
+/// 2-core VM, whatever the board. The most any game of either half plays
+/// is 926,000 but for tune game 2003-03-12-6, an unfinished 9-stone
+/// handicap game (1,382,000).
+const LOCAL_SEARCH_MOVES: usize = 1_000_000;
 
 /// The positions one judgement may still read, shared by all its searches
 /// so that a count reads no more than it was given, however many groups
@@ -130,8 +132,8 @@ const LOCAL_SEARCHES: usize = 8;
 /// of the readings made.
 pub(crate) struct Allowance {
     left: Cell<usize>,
-    /// Local searches (`local_search.rs`) still allowed.
-    searches: Cell<usize>,
+    /// Moves the local searches may still play.
+    search_moves: Cell<usize>,
     log: RefCell<Vec<Reading>>,
     /// Whether the board is being judged again (see [`Reading::again`]).
     again: Cell<bool>,
@@ -141,7 +143,7 @@ impl Allowance {
     pub(crate) fn new(positions: usize) -> Allowance {
         Allowance {
             left: Cell::new(positions),
-            searches: Cell::new(LOCAL_SEARCHES),
+            search_moves: Cell::new(LOCAL_SEARCH_MOVES),
             log: RefCell::new(Vec::new()),
             again: Cell::new(false),
         }
@@ -177,11 +179,15 @@ impl Allowance {
         });
     }
 
-    /// Takes one local search from the allowance: `false` when none is left.
-    pub(crate) fn take_search(&self) -> bool {
-        let left = self.searches.get();
-        self.searches.set(left.saturating_sub(1));
-        left > 0
+    /// Moves the local searches may still play.
+    pub(crate) fn search_moves_left(&self) -> usize {
+        self.search_moves.get()
+    }
+
+    /// Charges `moves` played by a local search.
+    pub(crate) fn spend_search_moves(&self, moves: usize) {
+        let left = self.search_moves.get().saturating_sub(moves);
+        self.search_moves.set(left);
     }
 
     /// Logs a local search of the group through `target`, `attacker` first,

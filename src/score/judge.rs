@@ -416,8 +416,8 @@ const LOCAL_SEARCH_SEED: u64 = 0x10ca1;
 
 /// The percentage of a local search (`local_search.rs`) in which
 /// `attacker`, moving first, captures `group`, when that is at least half;
-/// `None` when the group lives in most of it or the judgement has no
-/// searches left.
+/// `None` when the group lives in most of it or the judgement's local
+/// searches have no moves left.
 fn local_kill(
     board: &Board,
     group: &EyeSpaceGroup,
@@ -426,7 +426,8 @@ fn local_kill(
     policy: Option<&dyn PlayoutPolicy>,
     reading: &confirm::Allowance,
 ) -> Option<u8> {
-    if !reading.take_search() {
+    let left = reading.search_moves_left();
+    if left == 0 {
         return None;
     }
     let on = Bitboard::on_board(board.size());
@@ -434,18 +435,20 @@ fn local_kill(
     let playable = group.region | group.beyond;
     let moves = (playable | playable.neighbours()) & on & !stones;
     let mut rng = FastRng::new(LOCAL_SEARCH_SEED ^ p.index() as u64);
-    let rate = local_search::capture_rate(
+    let searched = local_search::capture_rate(
         board,
         group.chains,
         attacker,
         moves,
         policy,
         LOCAL_SEARCH_PLAYOUTS,
+        left,
         &mut rng,
     );
-    let percent = (100.0 * rate).round() as u8;
-    reading.searched(board, p, attacker, LOCAL_SEARCH_PLAYOUTS, percent);
-    (rate >= 0.5).then_some(percent)
+    reading.spend_search_moves(searched.moves);
+    let percent = (100.0 * searched.rate).round() as u8;
+    reading.searched(board, p, attacker, searched.playouts, percent);
+    (searched.rate >= 0.5).then_some(percent)
 }
 
 /// A group of `c` read by [`read_eye_spaces`].

@@ -36,12 +36,24 @@ impl Node {
     }
 }
 
+/// What a local search found.
+pub(crate) struct Searched {
+    /// The capture rate of the most visited first move.
+    pub rate: f64,
+    /// Playouts run.
+    pub playouts: usize,
+    /// Moves played, in the tree and the playouts.
+    pub moves: usize,
+}
+
 /// The rate at which `attacker`, moving first, captures `target` (stones
 /// of the other colour): the value of the most visited first move of a
 /// UCT search of `playouts` playouts, its tree over the empty points of
 /// `moves` and the pass, its playouts alternately light and `policy`'s.
 /// Passes lift the ko ban, as in the judge's playouts. The target counts
 /// as captured when fewer than half its points hold its stones at the end.
+/// The search stops early once it has played `max_moves` moves.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn capture_rate(
     board: &Board,
     target: Bitboard,
@@ -49,13 +61,16 @@ pub(crate) fn capture_rate(
     moves: Bitboard,
     policy: Option<&dyn PlayoutPolicy>,
     playouts: usize,
+    max_moves: usize,
     rng: &mut FastRng,
-) -> f64 {
+) -> Searched {
     let defender = attacker.opponent();
     let mut nodes = vec![Node::new(None)];
     let mut path = Vec::new();
     let mut b = board.clone();
-    for n in 0..playouts {
+    let mut played = 0;
+    let mut run = 0;
+    while run < playouts && played < max_moves {
         b.copy_from(board);
         b.clear_ko();
         path.clear();
@@ -92,9 +107,11 @@ pub(crate) fn capture_rate(
             }
             to_move = to_move.opponent();
             path.push(at);
+            played += 1;
         }
-        let heavy = if n % 2 == 1 { policy } else { None };
-        play_out(&mut b, to_move, heavy, rng);
+        let heavy = if run % 2 == 1 { policy } else { None };
+        run += 1;
+        played += play_out(&mut b, to_move, heavy, rng);
         let lives = (target & b.stones(defender)).count() * 2 > target.count();
         // The root's move is the defender's (the one before the search).
         let mut mover = defender;
@@ -108,12 +125,20 @@ pub(crate) fn capture_rate(
         }
     }
     let Some((first, count)) = nodes[0].children else {
-        return 0.0;
+        return Searched {
+            rate: 0.0,
+            playouts: run,
+            moves: played,
+        };
     };
     let best = (first..first + count)
         .max_by_key(|&i| nodes[i].visits)
         .expect("the pass at least");
-    nodes[best].wins / f64::from(nodes[best].visits.max(1))
+    Searched {
+        rate: nodes[best].wins / f64::from(nodes[best].visits.max(1)),
+        playouts: run,
+        moves: played,
+    }
 }
 
 /// The child of `at` with the highest UCB1 value, unvisited ones first in
@@ -187,7 +212,17 @@ mod tests {
             .sum::<f64>()
             / group.count() as f64;
         assert!(kept > 0.2, "the light playouts keep it in {kept:.2}");
-        let rate = capture_rate(&b, group, Color::White, moves, None, 2000, &mut rng);
+        let rate = capture_rate(
+            &b,
+            group,
+            Color::White,
+            moves,
+            None,
+            2000,
+            usize::MAX,
+            &mut rng,
+        )
+        .rate;
         assert!(rate > 0.9, "captured in {rate:.2}");
     }
 
@@ -196,7 +231,17 @@ mod tests {
         let b = board();
         let (group, moves) = around(&b, at("G2"));
         let mut rng = FastRng::new(1);
-        let rate = capture_rate(&b, group, Color::White, moves, None, 2000, &mut rng);
+        let rate = capture_rate(
+            &b,
+            group,
+            Color::White,
+            moves,
+            None,
+            2000,
+            usize::MAX,
+            &mut rng,
+        )
+        .rate;
         assert!(rate < 0.05, "captured in {rate:.2}");
     }
 
@@ -205,15 +250,28 @@ mod tests {
         let b = board();
         let (group, _) = around(&b, at("A2"));
         let mut rng = FastRng::new(1);
-        let rate = capture_rate(
+        let searched = capture_rate(
             &b,
             group,
             Color::White,
             Bitboard::EMPTY,
             None,
             400,
+            usize::MAX,
             &mut rng,
         );
+        let rate = searched.rate;
         assert!(rate > 0.2 && rate < 0.9, "captured in {rate:.2}");
+        assert_eq!(searched.playouts, 400);
+    }
+
+    #[test]
+    fn a_search_stops_once_its_moves_are_spent() {
+        let b = board();
+        let (group, moves) = around(&b, at("A2"));
+        let mut rng = FastRng::new(1);
+        let searched = capture_rate(&b, group, Color::White, moves, None, 2000, 500, &mut rng);
+        assert!(searched.moves >= 500, "{} moves", searched.moves);
+        assert!(searched.playouts < 100, "{} playouts", searched.playouts);
     }
 }

@@ -132,13 +132,13 @@ pub(crate) fn tally(
 }
 
 /// Plays one playout from `board` to its end with `first` to move: the
-/// light policy, or `policy` when given.
+/// light policy, or `policy` when given. Returns the moves played.
 pub(crate) fn play_out(
     board: &mut Board,
     first: Color,
     policy: Option<&dyn PlayoutPolicy>,
     rng: &mut FastRng,
-) {
+) -> usize {
     let max_moves = 3 * board.size() * board.size() + 50;
     match policy {
         Some(policy) => playout(board, first, rng, max_moves, |b, c, l, l2, rng| {
@@ -158,14 +158,14 @@ pub(crate) fn play_out(
 const MAX_PASSES: usize = 16;
 
 /// Plays `choose` for both sides until two passes in a row, `MAX_PASSES`
-/// passes in all, or `max_moves`.
+/// passes in all, or `max_moves`. Returns the moves played.
 fn playout(
     board: &mut Board,
     mut to_move: Color,
     rng: &mut FastRng,
     max_moves: usize,
     choose: impl Fn(&Board, Color, Option<Point>, Option<Point>, &mut FastRng) -> Option<Point>,
-) {
+) -> usize {
     let mut passes = 0;
     let mut all_passes = 0;
     let mut moves = 0;
@@ -187,6 +187,7 @@ fn playout(
         (last2, last) = (last, m);
         to_move = to_move.opponent();
     }
+    moves
 }
 
 /// Size of the chain `color` would form by playing on `p`.
