@@ -1328,6 +1328,67 @@ mod tests {
         }
     }
 
+    /// Black's group on rows 1 and 2 has one eye (A1-B1) and nine dame
+    /// (A3-H3 and J2) inside White's area: 11 empty points, too big to read.
+    #[test]
+    fn an_eye_space_too_big_to_read_is_searched() {
+        let rows = [
+            "",
+            "",
+            "XXXXXXXXX",
+            "OOOOOOOOO",
+            "",
+            "OOOOOOOOO",
+            "",
+            "XXXXXXXX.",
+            "..XXXXXXX",
+        ];
+        let b = crate::score::tests::board_9x9(&rows);
+        let group = b.stones(Color::Black) & !Bitboard::from_iter((0..9).map(|x| Point::new(x, 2)));
+        let mut survival = vec![1.0; crate::board::SLOTS];
+        for p in group.iter() {
+            survival[p.index()] = 0.7;
+        }
+        let mut calls = calls();
+        let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
+        let killed = read_eye_spaces(
+            &b,
+            &mut calls,
+            &survival,
+            Bitboard::EMPTY,
+            Bitboard::EMPTY,
+            &reading,
+            None,
+        );
+        assert_eq!(killed, group);
+        for p in group.iter() {
+            assert_eq!(calls.status[p.index()], PointStatus::Dead);
+            assert!(matches!(
+                calls.reasons[p.index()],
+                Reason::SearchKilled { percent } if percent >= 90
+            ));
+        }
+        let log = reading.take_log();
+        assert!(log
+            .iter()
+            .any(|r| r.what == "local search" && r.attacker == Color::White));
+        // Kept alive in more than 80% of the playouts, it is left to them.
+        let survival = vec![0.9; crate::board::SLOTS];
+        let mut calls = self::calls();
+        let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
+        let killed = read_eye_spaces(
+            &b,
+            &mut calls,
+            &survival,
+            Bitboard::EMPTY,
+            Bitboard::EMPTY,
+            &reading,
+            None,
+        );
+        assert!(killed.is_empty());
+        assert!(reading.take_log().iter().all(|r| r.what != "local search"));
+    }
+
     /// The bottom rows of [`board`] below an open area: Black's stones on
     /// row 4 and White's wall on row 3 both touch the 50 empty points above.
     fn open_board() -> Board {
