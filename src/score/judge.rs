@@ -1087,18 +1087,7 @@ mod tests {
     /// Black's wall on row 7 and White's on row 6; below, inside White's
     /// area, a black group with one eye (A1-B1) and one with two (G1, J1).
     fn board() -> Board {
-        let rows = [
-            "",
-            "",
-            "XXXXXXXXX",
-            "OOOOOOOOO",
-            "",
-            "",
-            "OOOOOOOOO",
-            "XXXXOXXXX",
-            "..XXOX.X.",
-        ];
-        crate::score::tests::board_9x9(&rows)
+        crate::score::tests::groups_under_walls("..XXOX.X.")
     }
 
     fn calls() -> Calls {
@@ -1349,17 +1338,16 @@ mod tests {
         for p in group.iter() {
             survival[p.index()] = 0.7;
         }
-        let mut calls = calls();
-        let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
-        let killed = read_eye_spaces(
-            &b,
-            &mut calls,
-            &survival,
-            Bitboard::EMPTY,
-            Bitboard::EMPTY,
-            &reading,
-            None,
-        );
+        // The calls, the chains killed and the readings, with no chain safe
+        // or shaky.
+        let read = |survival: &[f64]| {
+            let mut calls = calls();
+            let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
+            let e = Bitboard::EMPTY;
+            let killed = read_eye_spaces(&b, &mut calls, survival, e, e, &reading, None);
+            (calls, killed, reading.take_log())
+        };
+        let (calls, killed, log) = read(&survival);
         assert_eq!(killed, group);
         for p in group.iter() {
             assert_eq!(calls.status[p.index()], PointStatus::Dead);
@@ -1368,25 +1356,13 @@ mod tests {
                 Reason::SearchKilled { percent } if percent >= 90
             ));
         }
-        let log = reading.take_log();
         assert!(log
             .iter()
             .any(|r| r.what == "local search" && r.attacker == Color::White));
         // Kept alive in more than 80% of the playouts, it is left to them.
-        let survival = vec![0.9; crate::board::SLOTS];
-        let mut calls = self::calls();
-        let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
-        let killed = read_eye_spaces(
-            &b,
-            &mut calls,
-            &survival,
-            Bitboard::EMPTY,
-            Bitboard::EMPTY,
-            &reading,
-            None,
-        );
+        let (_, killed, log) = read(&vec![0.9; crate::board::SLOTS]);
         assert!(killed.is_empty());
-        assert!(reading.take_log().iter().all(|r| r.what != "local search"));
+        assert!(log.iter().all(|r| r.what != "local search"));
     }
 
     /// The bottom rows of [`board`] below an open area: Black's stones on

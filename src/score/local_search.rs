@@ -167,29 +167,24 @@ fn select(nodes: &[Node], at: usize, rng: &mut FastRng) -> usize {
 mod tests {
     use super::*;
     use crate::score::playout::tally;
+    use crate::score::tests::at;
 
-    /// Black's wall on row 7 and White's on row 6; below, inside White's
-    /// area, a black group with a straight three (A1-C1) and one with two
-    /// eyes (G1, J1).
+    /// A black group with a straight three (A1-C1) and one with two eyes
+    /// (G1, J1) inside White's area.
     fn board() -> Board {
-        let rows = [
-            "",
-            "",
-            "XXXXXXXXX",
-            "OOOOOOOOO",
-            "",
-            "",
-            "OOOOOOOOO",
-            "XXXXOXXXX",
-            "...XOX.X.",
-        ];
-        crate::score::tests::board_9x9(&rows)
+        crate::score::tests::groups_under_walls("...XOX.X.")
     }
 
-    fn at(name: &str) -> Point {
-        let x = "ABCDEFGHJ".find(&name[..1]).expect("a column");
-        let row: usize = name[1..].parse().expect("a row");
-        Point::new(x, 9 - row)
+    /// A search by White, seeded.
+    fn search(
+        b: &Board,
+        group: Bitboard,
+        moves: Bitboard,
+        playouts: usize,
+        max: usize,
+    ) -> Searched {
+        let mut rng = FastRng::new(1);
+        capture_rate(b, group, Color::White, moves, None, playouts, max, &mut rng)
     }
 
     /// The group through `p` and the empty points next to it and to them.
@@ -212,17 +207,7 @@ mod tests {
             .sum::<f64>()
             / group.count() as f64;
         assert!(kept > 0.2, "the light playouts keep it in {kept:.2}");
-        let rate = capture_rate(
-            &b,
-            group,
-            Color::White,
-            moves,
-            None,
-            2000,
-            usize::MAX,
-            &mut rng,
-        )
-        .rate;
+        let rate = search(&b, group, moves, 2000, usize::MAX).rate;
         assert!(rate > 0.9, "captured in {rate:.2}");
     }
 
@@ -230,18 +215,7 @@ mod tests {
     fn a_group_with_two_eyes_is_not_captured() {
         let b = board();
         let (group, moves) = around(&b, at("G2"));
-        let mut rng = FastRng::new(1);
-        let rate = capture_rate(
-            &b,
-            group,
-            Color::White,
-            moves,
-            None,
-            2000,
-            usize::MAX,
-            &mut rng,
-        )
-        .rate;
+        let rate = search(&b, group, moves, 2000, usize::MAX).rate;
         assert!(rate < 0.05, "captured in {rate:.2}");
     }
 
@@ -249,17 +223,7 @@ mod tests {
     fn without_moves_the_search_is_the_playouts() {
         let b = board();
         let (group, _) = around(&b, at("A2"));
-        let mut rng = FastRng::new(1);
-        let searched = capture_rate(
-            &b,
-            group,
-            Color::White,
-            Bitboard::EMPTY,
-            None,
-            400,
-            usize::MAX,
-            &mut rng,
-        );
+        let searched = search(&b, group, Bitboard::EMPTY, 400, usize::MAX);
         let rate = searched.rate;
         assert!(rate > 0.2 && rate < 0.9, "captured in {rate:.2}");
         assert_eq!(searched.playouts, 400);
@@ -269,8 +233,7 @@ mod tests {
     fn a_search_stops_once_its_moves_are_spent() {
         let b = board();
         let (group, moves) = around(&b, at("A2"));
-        let mut rng = FastRng::new(1);
-        let searched = capture_rate(&b, group, Color::White, moves, None, 2000, 500, &mut rng);
+        let searched = search(&b, group, moves, 2000, 500);
         assert!(searched.moves >= 500, "{} moves", searched.moves);
         assert!(searched.playouts < 100, "{} playouts", searched.playouts);
     }

@@ -14,6 +14,24 @@ pub(super) fn board_9x9(rows: &[&str]) -> Board {
     b
 }
 
+/// Black's wall on row 7 and White's on rows 6 and 3; below, inside
+/// White's area, Black's row 2 (broken by White's E2) and `bottom` as
+/// row 1.
+pub(super) fn groups_under_walls(bottom: &str) -> Board {
+    let rows = [
+        "",
+        "",
+        "XXXXXXXXX",
+        "OOOOOOOOO",
+        "",
+        "",
+        "OOOOOOOOO",
+        "XXXXOXXXX",
+        bottom,
+    ];
+    board_9x9(&rows)
+}
+
 /// Black's D1-F1 and White's chain around it inside Black's wall share
 /// their only liberties, C1 and G1: whoever fills one is captured, a seki.
 /// With `outside`, White's chain reaches J2 and has an eye at J1, so it
@@ -47,7 +65,7 @@ fn setup(game: &mut Game, rows: &[&str]) {
     }
 }
 
-fn at(name: &str) -> Point {
+pub(super) fn at(name: &str) -> Point {
     let x = "ABCDEFGHJ".find(&name[..1]).unwrap();
     let row: usize = name[1..].parse().unwrap();
     Point::new(x, 9 - row)
