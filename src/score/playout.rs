@@ -110,21 +110,12 @@ pub(crate) fn tally(
     rng: &mut FastRng,
 ) -> Tally {
     let mut t = Tally::new();
-    let max_moves = 3 * board.size() * board.size() + 50;
-    let light = |b: &Board, c, _, _, rng: &mut FastRng| choose(b, c, rng);
-    for _ in 0..n {
-        let mut b = board.clone();
-        b.clear_ko();
-        playout(&mut b, first, rng, max_moves, light);
-        t.add(&b);
-    }
-    if let Some(policy) = policy {
+    // The light playouts, then the policy's.
+    for policy in [None].into_iter().chain(policy.map(Some)) {
         for _ in 0..n {
             let mut b = board.clone();
             b.clear_ko();
-            playout(&mut b, first, rng, max_moves, |b, c, l, l2, rng| {
-                policy.playout_move(b, c, l, l2, rng)
-            });
+            play_out(&mut b, first, policy, rng);
             t.add(&b);
         }
     }
