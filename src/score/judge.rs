@@ -349,20 +349,12 @@ fn read_eye_space_sweep(
             if !unsure {
                 continue;
             }
-            let Some(percent) = local_kill(board, &group, p, opp, policy, reading) else {
-                continue;
-            };
-            calls.set(
-                group.chains,
-                PointStatus::Dead,
-                Reason::SearchKilled { percent },
-            );
-            calls.set(
-                group.region & board.stones(opp),
-                PointStatus::Alive,
-                Reason::InsideDeadGroup,
-            );
-            killed |= group.chains;
+            let moves = (playable | playable.neighbours()) & on & !stones;
+            let searched = local_kill(board, group.chains, p, opp, moves, policy, reading);
+            if let Some(percent) = searched {
+                let why = Reason::SearchKilled { percent };
+                killed |= mark_killed(board, calls, &group, opp, why);
+            }
             continue;
         }
         // The search takes the enemy chains around those points as
@@ -395,15 +387,27 @@ fn read_eye_space_sweep(
         if r != Some(true) {
             continue;
         }
-        calls.set(group.chains, PointStatus::Dead, Reason::EyeSpaceKilled);
-        calls.set(
-            group.region & board.stones(opp),
-            PointStatus::Alive,
-            Reason::InsideDeadGroup,
-        );
-        killed |= group.chains;
+        killed |= mark_killed(board, calls, &group, opp, Reason::EyeSpaceKilled);
     }
     killed
+}
+
+/// Marks the chains of `group` dead for `why`, and the stones of `attacker`
+/// inside it alive; returns those chains.
+fn mark_killed(
+    board: &Board,
+    calls: &mut Calls,
+    group: &EyeSpaceGroup,
+    attacker: Color,
+    why: Reason,
+) -> Bitboard {
+    calls.set(group.chains, PointStatus::Dead, why);
+    calls.set(
+        group.region & board.stones(attacker),
+        PointStatus::Alive,
+        Reason::InsideDeadGroup,
+    );
+    group.chains
 }
 
 /// Playouts of the local search of a group whose eye space is too big to
@@ -414,15 +418,16 @@ const LOCAL_SEARCH_PLAYOUTS: usize = 2000;
 /// Seed of the local searches, mixed with the point searched.
 const LOCAL_SEARCH_SEED: u64 = 0x10ca1;
 
-/// The percentage of a local search (`local_search.rs`) in which
-/// `attacker`, moving first, captures `group`, when that is at least half;
-/// `None` when the group lives in most of it or the judgement's local
-/// searches have no moves left.
+/// The percentage of a local search (`local_search.rs`) over the empty
+/// points `moves` in which `attacker`, moving first, captures `chains`
+/// (through `p`), when that is at least half; `None` when they live in
+/// most of it or the judgement's local searches have no moves left.
 fn local_kill(
     board: &Board,
-    group: &EyeSpaceGroup,
+    chains: Bitboard,
     p: Point,
     attacker: Color,
+    moves: Bitboard,
     policy: Option<&dyn PlayoutPolicy>,
     reading: &confirm::Allowance,
 ) -> Option<u8> {
@@ -430,14 +435,10 @@ fn local_kill(
     if left == 0 {
         return None;
     }
-    let on = Bitboard::on_board(board.size());
-    let stones = board.stones(Color::Black) | board.stones(Color::White);
-    let playable = group.region | group.beyond;
-    let moves = (playable | playable.neighbours()) & on & !stones;
     let mut rng = FastRng::new(LOCAL_SEARCH_SEED ^ p.index() as u64);
     let searched = local_search::capture_rate(
         board,
-        group.chains,
+        chains,
         attacker,
         moves,
         policy,
