@@ -179,3 +179,18 @@ loadsgf games/score-bent-four-edge.sgf
 #? [(?=(.* )?B3( |$))(?=(.* )?D1( |$))(?=(.* )?F2( |$))(?=(.* )?F1( |$))\S+( \S+){9}]
 1230 final_status_list seki
 #? []
+
+# White's C9 (7 stones), A8-A7 and A5 around Black's B9-B8 look like a
+# seki, but Black breaks it: A4, White A6 to connect, Black's throw-in at
+# B7, White's capture of three at A9, and Black's nakade at B8 leave White
+# one eye. The corner of KGS tune game 2006-10-13-12, turned over, whose
+# seki reading ran out of positions until seki regions were read by proof
+# numbers. GNU Go 3.8 counts it the same. Black: 24 points and 10
+# prisoners; White: 8 points + 6.5.
+loadsgf games/score-seki-throw-in.sgf
+1310 final_score
+#? [B\+19\.5]
+1320 final_status_list dead
+#? [(?=(.* )?C9( |$))(?=(.* )?A8( |$))(?=(.* )?A5( |$))\S+( \S+){9}]
+1330 final_status_list seki
+#? []

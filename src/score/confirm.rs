@@ -1,8 +1,10 @@
 //! Confirmation play, as the 1989 Japanese rules settle disputed life and
 //! death after the game stops: moves are hypothetical, and a ko once taken
 //! may be retaken only after its loser passes for that ko (ko threats have
-//! vanished). A small exhaustive search over a seki region asks whether the
-//! attacker, moving first, can capture a defending chain under that rule.
+//! vanished). A small exhaustive search over a seki region (by proof
+//! numbers, `confirm/dfpn.rs`) asks whether the attacker, moving first, can
+//! capture a defending chain under that rule; races and eye spaces are read
+//! the same way, full width.
 //! It is why bent four in the corner is dead: the attacker sacrifices to
 //! reach the bent four, starts the ko, and the defender can never retake.
 
@@ -11,6 +13,8 @@ use crate::board::{Bitboard, Board, Color, Point, UndoLog};
 use fxhash::FxHashMap;
 use smallvec::SmallVec;
 use std::cell::{Cell, RefCell};
+
+mod dfpn;
 
 /// Largest number of empty points a region may have to be searched.
 pub(crate) const MAX_EMPTY: usize = 8;
@@ -29,27 +33,39 @@ pub(crate) struct Budget {
     /// if the defender cannot then kill the capturers by playing in the
     /// points they emptied (see [`Search::capturers_die`]).
     pub play_back: bool,
+    /// Read by proof numbers (`confirm/dfpn.rs`) rather than full width;
+    /// each position then counts as [`PROOF_NUMBER_COST`] against the
+    /// judgement's allowance.
+    pub proof_numbers: bool,
     /// Which reading this is, for the judgement's log ([`Reading::what`]).
     pub what: &'static str,
 }
 
-/// Enough for the bent-four sequence with its passes.
-pub(crate) const SEKI_BUDGET: Budget = Budget {
+/// A race the playouts leave open, read over the chain, its liberties and
+/// the short-of-liberties chains around it; 22 plies are enough for the
+/// bent-four sequence with its passes.
+pub(crate) const RACE_READ_BUDGET: Budget = Budget {
     depth: 22,
     nodes: 100_000,
     won_by_capturing: 0,
     play_back: false,
-    what: "seki",
-};
-
-/// A race the playouts leave open, read over the chain, its liberties and
-/// the short-of-liberties chains around it: as [`SEKI_BUDGET`].
-pub(crate) const RACE_READ_BUDGET: Budget = Budget {
+    proof_numbers: false,
     what: "race",
-    ..SEKI_BUDGET
 };
 
-/// A race between chains with no eyes: as [`SEKI_BUDGET`], and a defender
+/// A seki region, as deep as [`RACE_READ_BUDGET`], read by proof numbers:
+/// breaking a seki with a throw-in and a nakade after the capture takes
+/// 16 plies, which full width read in up to 2.6 million positions (tune
+/// game 2006-10-13-12) and proof numbers in about 5,000. With 150,000 the
+/// tune half counts as with 10 million full-width positions.
+pub(crate) const SEKI_BUDGET: Budget = Budget {
+    nodes: 150_000,
+    proof_numbers: true,
+    what: "seki",
+    ..RACE_READ_BUDGET
+};
+
+/// A race between chains with no eyes: as [`RACE_READ_BUDGET`], and a defender
 /// that captures seven stones or more in one move has won (no nakade kills
 /// a space that big). Reading on after such captures took a race between
 /// two big chains a million positions; this ends it in a few hundred.
@@ -59,7 +75,7 @@ pub(crate) const RACE_BUDGET: Budget = Budget {
     won_by_capturing: 7,
     play_back: true,
     what: "eyeless race",
-    ..SEKI_BUDGET
+    ..RACE_READ_BUDGET
 };
 
 /// The reading of a race partner once the chain read first has held: as
@@ -82,6 +98,7 @@ pub(crate) const QUICK_BUDGET: Budget = Budget {
     nodes: 100_000,
     won_by_capturing: 0,
     play_back: false,
+    proof_numbers: false,
     what: "eye space",
 };
 
@@ -92,6 +109,7 @@ pub(crate) const EYE_SPACE_BUDGET: Budget = Budget {
     nodes: 400_000,
     won_by_capturing: 0,
     play_back: false,
+    proof_numbers: false,
     what: "eye space",
 };
 
@@ -109,6 +127,7 @@ const PLAY_BACK_BUDGET: Budget = Budget {
     nodes: 20_000,
     won_by_capturing: 0,
     play_back: false,
+    proof_numbers: false,
     what: "play-back",
 };
 
@@ -117,6 +136,12 @@ const PLAY_BACK_BUDGET: Budget = Budget {
 /// 2-core VM). Most tune games read under 200,000; the three that read
 /// more than this (up to 1,201,173) count the same when stopped here.
 pub(crate) const READING_ALLOWANCE: usize = 1_000_000;
+
+/// What one proof-number position costs against the allowance, in
+/// full-width positions: it looks up every reply in the table and keeps
+/// two numbers a position (callgrind, tune game 2001-02-20-2: about 9,000
+/// instructions a position against 1,100).
+const PROOF_NUMBER_COST: usize = 8;
 
 /// Moves the local searches (`local_search.rs`) of one judgement may play
 /// in all, in their trees and playouts: about 0.9 s on one core of the
@@ -281,7 +306,12 @@ pub(crate) fn can_capture(
     budget: Budget,
     allowance: &Allowance,
 ) -> Option<bool> {
-    let max_nodes = budget.nodes.min(allowance.left.get());
+    let cost = if budget.proof_numbers {
+        PROOF_NUMBER_COST
+    } else {
+        1
+    };
+    let max_nodes = budget.nodes.min(allowance.left.get() / cost);
     let (win, used) = if max_nodes == 0 {
         (None, 0)
     } else {
@@ -289,7 +319,7 @@ pub(crate) fn can_capture(
         let win = s.read(board, first, budget.depth);
         (win, s.nodes.min(max_nodes))
     };
-    allowance.left.set(allowance.left.get() - used);
+    allowance.left.set(allowance.left.get() - used * cost);
     let outcome = match win {
         Some(true) => ReadingOutcome::Captured,
         Some(false) => ReadingOutcome::Held,
@@ -364,6 +394,10 @@ struct Search {
     played_back: FxHashMap<u64, bool>,
     /// Position key -> what is known of it.
     seen: FxHashMap<u64, Known>,
+    /// Read by proof numbers (see [`Budget::proof_numbers`]).
+    proof_numbers: bool,
+    /// Position key -> its proof and disproof numbers.
+    numbers: FxHashMap<u64, dfpn::Numbers>,
 }
 
 impl Search {
@@ -390,6 +424,8 @@ impl Search {
             play_back: budget.play_back,
             played_back: FxHashMap::default(),
             seen: FxHashMap::default(),
+            proof_numbers: budget.proof_numbers,
+            numbers: FxHashMap::default(),
         }
     }
 
@@ -403,7 +439,11 @@ impl Search {
             .unwrap_or_else(|| (Board::new(board.size()), UndoLog::new()));
         b.copy_from(board);
         b.clear_ko();
-        let win = self.attacker_wins(&mut b, &mut log, first, &[], 0, depth);
+        let win = if self.proof_numbers {
+            self.prove(&mut b, &mut log, first, depth)
+        } else {
+            self.attacker_wins(&mut b, &mut log, first, &[], 0, depth)
+        };
         debug_assert!(log.is_empty());
         BOARDS.with(|kept| kept.borrow_mut().push((b, log)));
         (self.nodes <= self.max_nodes).then_some(win)
@@ -747,12 +787,12 @@ mod tests {
             (r, READING_ALLOWANCE - allowance.left.get())
         };
         let (race, race_cost) = read(RACE_BUDGET);
-        let (seki, seki_cost) = read(SEKI_BUDGET);
+        let (full, full_cost) = read(RACE_READ_BUDGET);
         // The same answer for a hundredth of the reading (7 positions
         // against 15,117).
         assert_eq!(race, Some(false));
-        assert_eq!(seki, Some(false));
-        assert!(race_cost * 100 < seki_cost);
+        assert_eq!(full, Some(false));
+        assert!(race_cost * 100 < full_cost);
     }
 
     /// Black's B9-D9 inside White's only eye space, White's chain with one

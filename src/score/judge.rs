@@ -708,8 +708,13 @@ fn confirm_seki(board: &Board, calls: &mut Calls, reading: &confirm::Allowance) 
         if (playable & !stones).count() > confirm::MAX_EMPTY {
             playable = region | inside;
         }
-        // Whether the chain of `c` through `q` is captured with `first` to move.
-        let captured = |q: Point, c: Color, first: Color| {
+        // Whether the stones of `c` in the region are all captured with
+        // `first` to move. One reading a colour: the attacker has won only
+        // once the region holds none of them, so each chain asks the same.
+        let captured = |c: Color, first: Color| {
+            let Some(q) = (region & board.stones(c)).first() else {
+                return false;
+            };
             let r = confirm::can_capture(
                 board,
                 region,
@@ -722,31 +727,17 @@ fn confirm_seki(board: &Board, calls: &mut Calls, reading: &confirm::Allowance) 
             );
             r == Some(true)
         };
-        // Chains of each colour in the region the other side can kill.
-        let mut killable = [Vec::new(), Vec::new()];
-        for c in Color::ALL {
-            let mut chains = region & board.stones(c);
-            while let Some(q) = chains.first() {
-                let chain = Bitboard::flood_fill(Bitboard::single(q), board.stones(c));
-                chains &= !chain;
-                if captured(q, c, c.opponent()) {
-                    killable[c.index()].push(chain);
-                }
-            }
-        }
+        // The colours whose stones the other side, moving first, captures.
+        let mut killable = Color::ALL.map(|c| captured(c, c.opponent()));
         let mut reason = Reason::SekiBroken;
-        if killable.iter().all(|k| !k.is_empty()) {
-            // Each side, moving first, captures something: no seki. Keep
-            // the chains captured even when their own side moves first:
-            // they are dead, and the other side's chains live.
-            for c in Color::ALL {
-                killable[c.index()]
-                    .retain(|&chain| captured(chain.first().expect("a chain has a stone"), c, c));
-            }
+        if killable.iter().all(|&k| k) {
+            // Each side, moving first, captures: no seki. A side captured
+            // even when it moves first is dead, and the other side lives.
+            killable = Color::ALL.map(|c| captured(c, c));
             reason = Reason::CapturedEitherWay;
         }
         for c in Color::ALL {
-            if killable[c.index()].is_empty() || !killable[c.opponent().index()].is_empty() {
+            if !killable[c.index()] || killable[c.opponent().index()] {
                 continue;
             }
             calls.set(
@@ -754,9 +745,7 @@ fn confirm_seki(board: &Board, calls: &mut Calls, reading: &confirm::Allowance) 
                 PointStatus::Alive,
                 Reason::SekiPartnerDies,
             );
-            for &chain in &killable[c.index()] {
-                calls.set(chain, PointStatus::Dead, reason);
-            }
+            calls.set(region & board.stones(c), PointStatus::Dead, reason);
         }
     }
 }

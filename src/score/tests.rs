@@ -762,3 +762,31 @@ fn a_race_against_a_group_with_a_killing_stone_inside_is_read() {
     assert_status(&j, &["F9", "J9", "F7", "J7"], PointStatus::Dead);
     assert_status(&j, &["A9", "E7", "H9"], PointStatus::Alive);
 }
+
+/// The lower-left corner of tune game 2006-10-13-12, turned over: White's
+/// C9 (7 stones), A8 and A5 around Black's B9-B8 look like a seki, but
+/// Black A4, White A6 to connect, Black's throw-in at B7, White's capture
+/// at A9 and Black's nakade at B8 leave White one eye. The full-width
+/// reading ran out of its 100,000 positions, so the seki stood (W+4.5);
+/// proof numbers read it in a few hundred. GNU Go 3.8 counts B+19.5 too.
+const SEKI_BROKEN_BY_A_THROW_IN: [&str; 9] = [
+    ".XOXX.XO.",
+    "OXOOXXXO.",
+    "O.OXX.XO.",
+    ".OOX.XXO.",
+    "OXOXXXXOO",
+    ".XXXXXXO.",
+    ".XXXXXXO.",
+    "XX..XXXO.",
+    ".X...XXO.",
+];
+
+#[test]
+fn a_seki_broken_by_a_throw_in_and_a_nakade_is_dead() {
+    let game = position(&SEKI_BROKEN_BY_A_THROW_IN, RuleSet::Japanese, 6.5);
+    let j = judge(&game);
+    assert_status(&j, &["C9", "A8", "A5"], PointStatus::Dead);
+    assert_status(&j, &["B9"], PointStatus::Alive);
+    assert!(j.stones_with(PointStatus::Seki).is_empty());
+    assert_eq!(count(&game, &j).to_string(), "B+19.5");
+}
