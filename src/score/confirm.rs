@@ -289,6 +289,37 @@ impl Ban {
     }
 }
 
+/// The ko bans in force after `passer` passes: a pass lifts its own bans
+/// (a pass for the ko).
+fn bans_after_pass(bans: &[Ban], passer: Color) -> Bans {
+    bans.iter()
+        .copied()
+        .filter(|x| x.barred != passer)
+        .collect()
+}
+
+/// Plays `p` for `to_move` on `b`, logged in `log`, and returns the stones
+/// it took and the ko bans in force after it: those of `bans` that still
+/// hold, and a new one when it took a ko.
+fn play_with_bans(
+    b: &mut Board,
+    log: &mut UndoLog,
+    p: Point,
+    to_move: Color,
+    bans: &[Ban],
+) -> (usize, Bans) {
+    let taken = b.play_logged(p, to_move, log) as usize;
+    let mut next: Bans = bans.iter().copied().filter(|x| x.holds(b)).collect();
+    if let Some(ko) = b.ko_point() {
+        next.push(Ban {
+            ko,
+            barred: to_move.opponent(),
+            capturer: p,
+        });
+    }
+    (taken, next)
+}
+
 /// Whether `attacker`, with `first` to move and both sides playing only on
 /// the empty points of `playable` and `region` and on points freed by a
 /// capture, can capture the chain through `target` and every other
@@ -505,14 +536,8 @@ impl Search {
         // The defender tries its pass first: in a seki, doing nothing is
         // the usual defence and refutes most attacks at once.
         if !attacking && !cleared {
-            // A pass lifts the ko.
             b.pass_logged(log);
-            // Passing lifts the passer's bans (a pass for the ko).
-            let next_bans: Bans = bans
-                .iter()
-                .copied()
-                .filter(|x| x.barred != to_move)
-                .collect();
+            let next_bans = bans_after_pass(bans, to_move);
             let win = self.attacker_wins(
                 b,
                 log,
@@ -546,15 +571,7 @@ impl Search {
                 }
                 continue;
             }
-            let taken = b.play_logged(p, to_move, log) as usize;
-            let mut next_bans: Bans = bans.iter().copied().filter(|x| x.holds(b)).collect();
-            if let Some(ko) = b.ko_point() {
-                next_bans.push(Ban {
-                    ko,
-                    barred: to_move.opponent(),
-                    capturer: p,
-                });
-            }
+            let (taken, next_bans) = play_with_bans(b, log, p, to_move, bans);
             // A defender that takes enough stones has won (see
             // [`Budget::won_by_capturing`]).
             let win = if !attacking && self.won_by_capturing > 0 && taken >= self.won_by_capturing {

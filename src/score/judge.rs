@@ -682,9 +682,9 @@ fn settle_seki_neighbours(board: &Board, calls: &mut Calls) {
 }
 
 /// Plays out each small seki region under the confirmation rules: when one
-/// side, moving first, captures a chain of the other whatever it does (and
-/// not the other way round), that chain is dead and the region's other
-/// chains are alive. Bent four in the corner is the classic case.
+/// side, moving first, captures the other's stones there whatever they do
+/// (and not the other way round), those stones are dead and its own are
+/// alive. Bent four in the corner is the classic case.
 fn confirm_seki(board: &Board, calls: &mut Calls, reading: &confirm::Allowance) {
     let on = Bitboard::on_board(board.size());
     let stones = board.stones(Color::Black) | board.stones(Color::White);

@@ -4,7 +4,7 @@
 //! few replies at each step (a ko won, then a second eye taken away) takes
 //! it a few hundred thousand positions where full width needs millions.
 
-use super::{Ban, Bans, Search};
+use super::{bans_after_pass, play_with_bans, Ban, Bans, Search};
 use crate::board::{Board, Color, Point, UndoLog};
 use smallvec::SmallVec;
 
@@ -187,11 +187,7 @@ impl Search {
         let mut replies = SmallVec::new();
         if !attacking && !cleared {
             b.pass_logged(log);
-            let next_bans: Bans = bans
-                .iter()
-                .copied()
-                .filter(|x| x.barred != to_move)
-                .collect();
+            let next_bans = bans_after_pass(bans, to_move);
             let key = self.key(b, to_move.opponent(), &next_bans);
             b.undo(log);
             replies.push(self.reply(None, next_bans, key));
@@ -206,15 +202,7 @@ impl Search {
                 replies.push(self.reply(Some(p), bans.iter().copied().collect(), key));
                 continue;
             }
-            let taken = b.play_logged(p, to_move, log) as usize;
-            let mut next_bans: Bans = bans.iter().copied().filter(|x| x.holds(b)).collect();
-            if let Some(ko) = b.ko_point() {
-                next_bans.push(Ban {
-                    ko,
-                    barred: to_move.opponent(),
-                    capturer: p,
-                });
-            }
+            let (taken, next_bans) = play_with_bans(b, log, p, to_move, bans);
             let key = self.key(b, to_move.opponent(), &next_bans);
             b.undo(log);
             let mut reply = self.reply(Some(p), next_bans, key);
