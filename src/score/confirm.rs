@@ -403,6 +403,16 @@ impl Known {
     }
 }
 
+/// How a position stands before the reading tries a move there.
+enum Start {
+    /// The reading ends: whether the attacker has won, and whether only the
+    /// plies running out ended it.
+    Over { win: bool, cut: bool },
+    /// Moves are tried: whether the region is cleared of defending stones
+    /// (only the defender's captures are left), and the empty points.
+    Open { cleared: bool, empty: Bitboard },
+}
+
 struct Search {
     region: Bitboard,
     /// Where both sides may play once the point is empty: the region, its
@@ -491,34 +501,11 @@ impl Search {
         passes: u8,
         depth: u32,
     ) -> bool {
-        let defender = self.attacker.opponent();
-        // Won once the target is gone and no defending stone is left in the
-        // region to live on with the points it leaves, unless the defender
-        // at once takes back the capturing stones (a snapback, a ko), or,
-        // with [`Budget::play_back`], kills them by playing in the points
-        // they emptied: the 1989 rules call stones alive whose capture lets
-        // new stones live.
-        let cleared =
-            b.get(self.target) != Some(defender) && (self.region & b.stones(defender)).is_empty();
-        if cleared && self.play_back && self.capturers_die(b) {
-            return false;
-        }
-        if cleared && (to_move == self.attacker || depth == 0) {
-            return true;
-        }
-        // A defending chain with a liberty outside the region can never be
-        // captured: the attacker plays only inside it.
-        let empty = self.on & !(b.stones(Color::Black) | b.stones(Color::White));
-        if self.escapes(b, defender, empty) {
-            return false;
-        }
-        // A pass answering a pass ends the play: the defender, answering
-        // the attacker's pass, always takes it; the attacker never passes
-        // (a pass gives the defender that win), so it has no branch.
+        let (cleared, empty) = match self.start(b, to_move, passes, depth) {
+            Start::Over { win, .. } => return win,
+            Start::Open { cleared, empty } => (cleared, empty),
+        };
         let attacking = to_move == self.attacker;
-        if !cleared && (passes >= 2 || depth == 0 || (passes == 1 && !attacking)) {
-            return false;
-        }
         self.nodes += 1;
         if self.nodes > self.max_nodes {
             return false;
@@ -588,6 +575,52 @@ impl Search {
         }
         self.seen.insert(key, Known::new(depth, result, best));
         result
+    }
+
+    /// The rules that end the reading in `b` before any move is tried, the
+    /// same for both searches.
+    fn start(&mut self, b: &Board, to_move: Color, passes: u8, depth: u32) -> Start {
+        let defender = self.attacker.opponent();
+        // Won once the target is gone and no defending stone is left in the
+        // region to live on with the points it leaves, unless the defender
+        // at once takes back the capturing stones (a snapback, a ko), or,
+        // with [`Budget::play_back`], kills them by playing in the points
+        // they emptied: the 1989 rules call stones alive whose capture lets
+        // new stones live.
+        let cleared =
+            b.get(self.target) != Some(defender) && (self.region & b.stones(defender)).is_empty();
+        if cleared && self.play_back && self.capturers_die(b) {
+            return Start::Over {
+                win: false,
+                cut: false,
+            };
+        }
+        if cleared && (to_move == self.attacker || depth == 0) {
+            return Start::Over {
+                win: true,
+                cut: false,
+            };
+        }
+        // A defending chain with a liberty outside the region can never be
+        // captured: the attacker plays only inside it.
+        let empty = self.on & !(b.stones(Color::Black) | b.stones(Color::White));
+        if self.escapes(b, defender, empty) {
+            return Start::Over {
+                win: false,
+                cut: false,
+            };
+        }
+        // A pass answering a pass ends the play: the defender, answering
+        // the attacker's pass, always takes it; the attacker never passes
+        // (a pass gives the defender that win), so it has no branch.
+        let attacking = to_move == self.attacker;
+        if !cleared && (passes >= 2 || depth == 0 || (passes == 1 && !attacking)) {
+            return Start::Over {
+                win: false,
+                cut: depth == 0,
+            };
+        }
+        Start::Open { cleared, empty }
     }
 
     /// What [`Search::attacker_wins`] would answer after `to_move` plays

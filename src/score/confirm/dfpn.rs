@@ -4,7 +4,7 @@
 //! few replies at each step (a ko won, then a second eye taken away) takes
 //! it a few hundred thousand positions where full width needs millions.
 
-use super::{bans_after_pass, play_with_bans, Ban, Bans, Search};
+use super::{bans_after_pass, play_with_bans, Ban, Bans, Search, Start};
 use crate::board::{Board, Color, Point, UndoLog};
 use smallvec::SmallVec;
 
@@ -86,23 +86,11 @@ impl Search {
         most_proof: u32,
         most_disproof: u32,
     ) -> (Numbers, bool) {
-        let defender = self.attacker.opponent();
+        let (cleared, empty) = match self.start(b, to_move, passes, depth) {
+            Start::Over { win, cut } => return (if win { WIN } else { HOLD }, cut),
+            Start::Open { cleared, empty } => (cleared, empty),
+        };
         let attacking = to_move == self.attacker;
-        let cleared =
-            b.get(self.target) != Some(defender) && (self.region & b.stones(defender)).is_empty();
-        if cleared && self.play_back && self.capturers_die(b) {
-            return (HOLD, false);
-        }
-        if cleared && (attacking || depth == 0) {
-            return (WIN, false);
-        }
-        let empty = self.on & !(b.stones(Color::Black) | b.stones(Color::White));
-        if self.escapes(b, defender, empty) {
-            return (HOLD, false);
-        }
-        if !cleared && (passes >= 2 || depth == 0 || (passes == 1 && !attacking)) {
-            return (HOLD, depth == 0);
-        }
         self.nodes += 1;
         if self.nodes > self.max_nodes {
             return (UNKNOWN, true);
