@@ -119,7 +119,8 @@ fn tally_both(
 
 /// The judgement of `board` from its stones' statuses, with the playouts'
 /// ownership.
-fn judgement(board: &Board, calls: Calls, tallies: &[Tally; 2]) -> Judgement {
+fn judgement(board: &Board, mut calls: Calls, tallies: &[Tally; 2]) -> Judgement {
+    revive_stones_among_their_own(board, &mut calls);
     let ownership = board
         .points()
         .map(|p| {
@@ -130,6 +131,37 @@ fn judgement(board: &Board, calls: Calls, tallies: &[Tally; 2]) -> Judgement {
     let mut j = Judgement::from_statuses(board, |p| calls.status[p.index()], ownership);
     j.set_reasons(board, |p| calls.reasons[p.index()]);
     j
+}
+
+/// A stone called dead whose area (the empty points and dead stones around
+/// it) touches living stones of its own colour only has no one to capture
+/// it: it lives. Otherwise its own side would count its point as territory
+/// and the other side the stone as a prisoner. Only unfinished games,
+/// where the playouts kill most of an open board, have such stones.
+fn revive_stones_among_their_own(board: &Board, calls: &mut Calls) {
+    let on = Bitboard::on_board(board.size());
+    let mut living = [Bitboard::EMPTY; 2];
+    for c in Color::ALL {
+        for p in board.stones(c).iter() {
+            if calls.status[p.index()] != PointStatus::Dead {
+                living[c.index()].insert(p);
+            }
+        }
+    }
+    let mut open = on & !(living[0] | living[1]);
+    while let Some(seed) = open.first() {
+        let area = Bitboard::flood_fill([seed].into_iter().collect(), open);
+        open &= !area;
+        let rim = area.neighbours() & on;
+        for c in Color::ALL {
+            let own = !(rim & living[c.index()]).is_empty();
+            let enemy = !(rim & living[c.opponent().index()]).is_empty();
+            if own && !enemy {
+                let stones = area & board.stones(c);
+                calls.set(stones, PointStatus::Alive, Reason::AmongItsOwn);
+            }
+        }
+    }
 }
 
 /// The stones of `board` on a fresh board: the playouts sample empty

@@ -123,6 +123,9 @@ pub enum Reason {
         /// The playouts' survival rate, in percent.
         percent: u8,
     },
+    /// Called dead, but only its own side's living stones border its area:
+    /// no one can capture it (an unfinished game).
+    AmongItsOwn,
     /// The rules count every stone (Tromp-Taylor).
     Rules,
 }
@@ -154,6 +157,7 @@ impl fmt::Display for Reason {
             Reason::FewEyes { percent } => {
                 write!(f, "fewer than two eyes, alive in {percent}% of playouts")
             }
+            Reason::AmongItsOwn => f.write_str("called dead, but only its own side borders its area"),
             Reason::Rules => f.write_str("the rules keep every stone"),
         }
     }
