@@ -7,7 +7,7 @@ use super::{parse_bool, Engine};
 use crate::board::{Color, Move};
 use crate::gtp::parse::{format_vertex, parse_color, parse_int, parse_vertex, Command};
 use crate::score::{self, Owner, PointStatus};
-use crate::search::{judge, Analysis, Limits};
+use crate::search::{Analysis, Limits};
 use std::io::{self, Write};
 use std::time::Duration;
 
@@ -213,7 +213,7 @@ impl Engine {
         let own = if a.ownership.len() == size * size {
             a.ownership
         } else {
-            judge::judge(&self.game).ownership()
+            self.judgement().ownership()
         };
         let rows: Vec<String> = own
             .chunks(size)
@@ -228,7 +228,7 @@ impl Engine {
     }
 
     pub(super) fn cmd_territory(&mut self, _: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
-        let j = judge::judge(&self.game);
+        let j = self.judgement().clone();
         let board = self.game.board();
         let mut black = Vec::new();
         let mut white = Vec::new();

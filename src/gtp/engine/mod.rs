@@ -11,7 +11,7 @@ use super::parse::{
     parse_move, parse_vertex, preprocess, too_long_reply, Command, InputLine, LineReader,
 };
 use crate::board::{fixed_handicap, Color, Game, Move, Point, Rules, MAX_SIZE};
-use crate::score::PointStatus;
+use crate::score::{count, Judgement, PointStatus};
 use crate::search::{judge, Analysis, Clock, Decision, Limits, SearchParams, Searcher};
 use crate::sgf::{Event, GameRecord};
 use std::io::{self, BufReader, Read, Write};
@@ -159,6 +159,18 @@ pub struct Engine {
     /// Live `gogui-gfx:` blocks on stderr while `genmove` thinks; switched
     /// on by `gogui-analyze_commands`, which only GoGui sends.
     gogui_gfx: bool,
+    /// The last judgement and the position it judged: controllers ask
+    /// `final_score` and several `final_status_list`s of one position, and
+    /// a 19x19 judgement takes up to a second.
+    judged: Option<(JudgedPosition, Judgement)>,
+}
+
+/// What a judgement depends on: the stones, ko and side to move, and the rules.
+#[derive(Clone, Copy, PartialEq)]
+struct JudgedPosition {
+    size: usize,
+    hash: u64,
+    rules: Rules,
 }
 
 /// One item from the reader thread.
@@ -190,6 +202,7 @@ impl Engine {
             quit: false,
             last_analysis: None,
             gogui_gfx: false,
+            judged: None,
         };
         engine.new_game(19);
         engine
@@ -599,12 +612,29 @@ impl Engine {
         Ok(Success(text))
     }
 
+    /// The judgement of the current position, judged again only when the
+    /// position has changed since the last one.
+    pub(super) fn judgement(&mut self) -> &Judgement {
+        let board = self.game.board();
+        let position = JudgedPosition {
+            size: board.size(),
+            hash: board.full_hash(self.game.to_move()),
+            rules: self.game.rules(),
+        };
+        let judged = match self.judged.take() {
+            Some((p, j)) if p == position => j,
+            _ => judge::judge(&self.game),
+        };
+        &self.judged.insert((position, judged)).1
+    }
+
     fn cmd_final_score(&mut self, _: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
-        Ok(Success(judge::final_score(&self.game).to_string()))
+        let judgement = self.judgement().clone();
+        Ok(Success(count(&self.game, &judgement).to_string()))
     }
 
     fn cmd_final_status_list(&mut self, cmd: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
-        let judgement = judge::judge(&self.game);
+        let judgement = self.judgement().clone();
         let points = match cmd.arg(0) {
             Some("alive") => judgement.stones_with(PointStatus::Alive),
             Some("dead") => judgement.stones_with(PointStatus::Dead),

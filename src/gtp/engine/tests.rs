@@ -139,3 +139,32 @@ fn an_explicit_komi_stands_across_games() {
     assert!(run(&mut e, "showboard").contains("komi 7"));
     let _ = std::fs::remove_file(with_km);
 }
+
+#[test]
+fn a_judgement_is_kept_until_the_position_changes() {
+    let mut e = Engine::new(EngineOptions::default());
+    run(&mut e, "boardsize 5\nkomi 0.5");
+    // Black's wall on the B line, White's on the D line: the A line is
+    // Black's, the E line White's, the C line dame.
+    for (i, m) in ["b1", "d1", "b2", "d2", "b3", "d3", "b4", "d4", "b5", "d5"]
+        .iter()
+        .enumerate()
+    {
+        let color = if i % 2 == 0 { "b" } else { "w" };
+        assert_eq!(run(&mut e, &format!("play {color} {m}")), "=\n\n");
+    }
+    assert_eq!(run(&mut e, "final_score"), "= W+0.5\n\n");
+    assert!(e.judged.is_some());
+    // A white stone in Black's area: dead, and the score follows.
+    run(&mut e, "play w a3");
+    assert_eq!(run(&mut e, "final_status_list dead"), "= A3\n\n");
+    assert_eq!(run(&mut e, "final_score"), "= B+0.5\n\n");
+    run(&mut e, "undo");
+    assert_eq!(run(&mut e, "final_status_list dead"), "=\n\n");
+    assert_eq!(run(&mut e, "final_score"), "= W+0.5\n\n");
+    // Area counting: 10 points each, the komi decides.
+    run(&mut e, "kgs-rules chinese");
+    assert_eq!(run(&mut e, "final_score"), "= W+0.5\n\n");
+    run(&mut e, "play w c3");
+    assert_eq!(run(&mut e, "final_score"), "= W+1.5\n\n");
+}
