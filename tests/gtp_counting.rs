@@ -16,11 +16,13 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// One position to check: the commands that set it up, and its komi.
+/// One position to check: the commands that set it up, its komi, and
+/// whether it is counted by area (Chinese rules) or by territory.
 struct Position {
     name: String,
     setup: Vec<String>,
     komi: f64,
+    area: bool,
 }
 
 const LISTS: [&str; 6] = [
@@ -138,10 +140,23 @@ fn check(p: &Position, a: &[String], size: usize) {
     assert_eq!(listed + unlisted, size * size, "{name}: points missed");
 
     // Japanese count: territory (the dead stones' points included) plus
-    // prisoners, those taken in play and the dead.
+    // prisoners, those taken in play and the dead. Chinese: living and seki
+    // stones plus territory.
     let dead_of = |stones: &HashSet<String>| dead.intersection(stones).count() as f64;
-    let black_points = black_area.len() as f64 + captures(1) + dead_of(&white);
-    let white_points = white_area.len() as f64 + captures(2) + dead_of(&black) + p.komi;
+    let standing = |stones: &HashSet<String>| {
+        (alive.intersection(stones).count() + seki.intersection(stones).count()) as f64
+    };
+    let (black_points, white_points) = if p.area {
+        (
+            black_area.len() as f64 + standing(&black),
+            white_area.len() as f64 + standing(&white) + p.komi,
+        )
+    } else {
+        (
+            black_area.len() as f64 + captures(1) + dead_of(&white),
+            white_area.len() as f64 + captures(2) + dead_of(&black) + p.komi,
+        )
+    };
     let margin = black_points - white_points;
     let expected = if margin > 0.0 {
         format!("B+{margin}")
@@ -190,6 +205,7 @@ fn the_score_adds_up_from_the_status_lists_in_finished_games() {
             name: f.display().to_string(),
             setup: vec![format!("loadsgf {}", f.display())],
             komi: komi_of(f),
+            area: false,
         })
         .collect();
     let answers = ask_all(&positions);
@@ -235,13 +251,18 @@ fn the_score_adds_up_from_the_status_lists_on_random_boards() {
     let mut positions = Vec::new();
     for (size, moves) in [(9, 30), (9, 60), (9, 400), (13, 120), (13, 600), (19, 250)] {
         for seed in 0..3 {
-            let mut setup = random_game(size, moves, 100 * size as u64 + seed);
-            setup.insert(2, "komi 6.5".to_string());
-            positions.push(Position {
-                name: format!("{size}x{size}, {moves} moves, seed {seed}"),
-                setup,
-                komi: 6.5,
-            });
+            for area in [false, true] {
+                let mut setup = random_game(size, moves, 100 * size as u64 + seed);
+                let rules = if area { "chinese" } else { "japanese" };
+                setup.insert(2, format!("kgs-rules {rules}"));
+                setup.insert(3, "komi 6.5".to_string());
+                positions.push(Position {
+                    name: format!("{size}x{size}, {moves} moves, seed {seed}, {rules}"),
+                    setup,
+                    komi: 6.5,
+                    area,
+                });
+            }
         }
     }
     let answers = ask_all(&positions);

@@ -404,6 +404,27 @@ impl Judgement {
             .collect()
     }
 
+    /// [`Judgement::territory`] as `scoring` counts it: under area counting
+    /// the eyes of seki and the points a side must fill itself count too.
+    pub fn counted_territory(&self, c: Option<Color>, scoring: Scoring) -> Vec<Point> {
+        if scoring == Scoring::Territory {
+            return self.territory(c);
+        }
+        self.points()
+            .filter(|&p| {
+                let stone_lives =
+                    self.stones[p.index()].is_some() && self.status(p) != Some(PointStatus::Dead);
+                match c {
+                    Some(c) => !stone_lives && self.area_owner[p.index()] == Owner::of(c),
+                    None => {
+                        self.area_owner[p.index()] == Owner::Dame
+                            && self.stones[p.index()].is_none()
+                    }
+                }
+            })
+            .collect()
+    }
+
     /// Ownership estimate per point, row by row from the top-left, from -1
     /// (White's) to +1 (Black's): for GoGui and analysis displays.
     pub fn ownership(&self) -> Vec<f64> {

@@ -635,13 +635,14 @@ impl Engine {
 
     fn cmd_final_status_list(&mut self, cmd: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
         let judgement = self.judgement().clone();
+        let scoring = self.game.rules().scoring();
         let points = match cmd.arg(0) {
             Some("alive") => judgement.stones_with(PointStatus::Alive),
             Some("dead") => judgement.stones_with(PointStatus::Dead),
             Some("seki") => judgement.stones_with(PointStatus::Seki),
-            Some("black_territory") => judgement.territory(Some(Color::Black)),
-            Some("white_territory") => judgement.territory(Some(Color::White)),
-            Some("dame") => judgement.territory(None),
+            Some("black_territory") => judgement.counted_territory(Some(Color::Black), scoring),
+            Some("white_territory") => judgement.counted_territory(Some(Color::White), scoring),
+            Some("dame") => judgement.counted_territory(None, scoring),
             _ => return Ok(Failure("invalid status".into())),
         };
         Ok(Success(self.points_text(points)))
