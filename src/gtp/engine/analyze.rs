@@ -6,7 +6,7 @@ use super::Outcome::{self, Failure, Success};
 use super::{parse_bool, Engine};
 use crate::board::{Color, Move};
 use crate::gtp::parse::{format_vertex, parse_color, parse_int, parse_vertex, Command};
-use crate::score::{self, Owner, PointStatus};
+use crate::score::{self, PointStatus};
 use crate::search::{Analysis, Limits};
 use std::io::{self, Write};
 use std::time::Duration;
@@ -229,16 +229,9 @@ impl Engine {
 
     pub(super) fn cmd_territory(&mut self, _: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
         let j = self.judgement().clone();
-        let board = self.game.board();
-        let mut black = Vec::new();
-        let mut white = Vec::new();
-        for p in board.points() {
-            match j.owner(p) {
-                Owner::Black => black.push(p),
-                Owner::White => white.push(p),
-                Owner::Dame => {}
-            }
-        }
+        let scoring = self.game.rules().scoring();
+        let black = j.counted_territory(Some(Color::Black), scoring);
+        let white = j.counted_territory(Some(Color::White), scoring);
         let dead = j.stones_with(PointStatus::Dead);
         let seki = j.stones_with(PointStatus::Seki);
         let mut lines = Vec::new();
