@@ -5,6 +5,7 @@
 //! full of shapes no player leaves.
 
 use kosumi::board::{Board, Color};
+use kosumi::sgf::GameRecord;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashSet;
@@ -168,20 +169,10 @@ fn check(p: &Position, a: &[String], size: usize) {
     assert_eq!(a[0], expected, "{name}: final_score against the lists");
 }
 
-fn komi_of(sgf: &Path) -> f64 {
-    let text = String::from_utf8_lossy(&std::fs::read(sgf).unwrap()).into_owned();
-    text.split_once("KM[")
-        .and_then(|(_, rest)| rest.split(']').next())
-        .and_then(|k| k.trim().parse().ok())
-        .unwrap_or(6.5)
-}
-
-fn size_of(sgf: &Path) -> usize {
-    let text = String::from_utf8_lossy(&std::fs::read(sgf).unwrap()).into_owned();
-    text.split_once("SZ[")
-        .and_then(|(_, rest)| rest.split(']').next())
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or(19)
+/// The board size and komi of a record (komi 6.5 when it gives none).
+fn size_and_komi(sgf: &Path) -> (usize, f64) {
+    let record = GameRecord::from_sgf(&std::fs::read(sgf).unwrap()).unwrap();
+    (record.size, record.komi.unwrap_or(6.5))
 }
 
 #[test]
@@ -204,13 +195,13 @@ fn the_score_adds_up_from_the_status_lists_in_finished_games() {
         .map(|f| Position {
             name: f.display().to_string(),
             setup: vec![format!("loadsgf {}", f.display())],
-            komi: komi_of(f),
+            komi: size_and_komi(f).1,
             area: false,
         })
         .collect();
     let answers = ask_all(&positions);
     for ((p, a), f) in positions.iter().zip(&answers).zip(&files) {
-        check(p, a, size_of(f));
+        check(p, a, size_and_komi(f).0);
     }
 }
 
