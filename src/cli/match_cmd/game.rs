@@ -237,7 +237,8 @@ pub(super) fn play_game(
         sgf: None,
     };
     let record = build_record(cfg, names, &summary, events);
-    let sgf = with_territory(record.to_sgf(), judgement.as_ref());
+    let scoring = game.rules().scoring();
+    let sgf = with_territory(record.to_sgf(), judgement.as_ref(), scoring);
     Ok(Some(Played { summary, sgf }))
 }
 

@@ -5,7 +5,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::config::Config;
 use super::results::GameSummary;
-use crate::board::{Color, Point};
+use crate::board::{Color, Point, Scoring};
 use crate::score::Judgement;
 use crate::sgf::{Event, GameRecord};
 
@@ -68,14 +68,18 @@ pub(super) fn build_record(
 
 /// The SGF text with the counted territory in its last node, as KGS and
 /// CGoban write it and Sabaki shows it: `TB`/`TW` list each colour's
-/// territory, the points of the opponent's dead stones included (so the
-/// dead stones show as marked). Without a judgement (a
-/// game not counted) the text is unchanged.
-pub(super) fn with_territory(sgf: String, judgement: Option<&Judgement>) -> String {
+/// territory as `scoring` counts it, the points of the opponent's dead
+/// stones included (so the dead stones show as marked). Without a
+/// judgement (a game not counted) the text is unchanged.
+pub(super) fn with_territory(
+    sgf: String,
+    judgement: Option<&Judgement>,
+    scoring: Scoring,
+) -> String {
     let Some(j) = judgement else { return sgf };
     let mut props = String::new();
     for (ident, color) in [("TB", Color::Black), ("TW", Color::White)] {
-        let points = j.territory(Some(color));
+        let points = j.counted_territory(Some(color), scoring);
         if !points.is_empty() {
             props.push_str(ident);
             for p in points {

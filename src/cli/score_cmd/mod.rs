@@ -311,7 +311,7 @@ pub fn marked_sgf(
     let mut out = text.trim_end().trim_end_matches(')').to_string();
     out.push(';');
     for (ident, c) in [("TB", Color::Black), ("TW", Color::White)] {
-        let points = j.territory(Some(c));
+        let points = j.counted_territory(Some(c), game.rules().scoring());
         if points.is_empty() {
             continue;
         }
