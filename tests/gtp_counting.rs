@@ -1,8 +1,10 @@
 //! `final_score` and `final_status_list` tell one story: the score adds up
-//! from the status lists and the captures, and every point of the board is
-//! in exactly one list. Checked over finished games (the counting shapes
-//! and every 10th dev game) and over seeded random games, whose boards are
-//! full of shapes no player leaves.
+//! from the status lists and the captures, every stone has one status, and
+//! every point is in one of `alive`, `seki`, the territories and `dame`
+//! (a dead stone where no one owns the area is in `dead` only). Checked
+//! over finished games (the counting shapes and every 10th dev game) and
+//! over seeded random games, whose boards are full of shapes no player
+//! leaves, under Japanese and Chinese rules.
 
 use kosumi::board::{Board, Color};
 use kosumi::sgf::GameRecord;
@@ -38,10 +40,16 @@ const LISTS: [&str; 6] = [
 /// Runs every position through one GTP session (pipelined, each answer by
 /// its id) and returns, for each, the answers to the queries below.
 fn ask_all(positions: &[Position]) -> Vec<Vec<String>> {
-    let queries: Vec<String> = ["final_score", "captures black", "captures white"]
+    let counts = [
+        "final_score",
+        "captures black",
+        "captures white",
+        "list_stones black",
+        "list_stones white",
+    ];
+    let queries: Vec<String> = counts
         .iter()
         .map(|q| q.to_string())
-        .chain(["list_stones black", "list_stones white"].map(String::from))
         .chain(LISTS.iter().map(|l| format!("final_status_list {l}")))
         .collect();
     let mut input = String::new();
