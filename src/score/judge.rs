@@ -140,18 +140,11 @@ fn judgement(board: &Board, mut calls: Calls, tallies: &[Tally; 2]) -> Judgement
 /// where the playouts kill most of an open board, have such stones.
 fn revive_stones_among_their_own(board: &Board, calls: &mut Calls) {
     let on = Bitboard::on_board(board.size());
-    let mut living = [Bitboard::EMPTY; 2];
-    for c in Color::ALL {
-        for p in board.stones(c).iter() {
-            if calls.status[p.index()] != PointStatus::Dead {
-                living[c.index()].insert(p);
-            }
-        }
-    }
-    let mut open = on & !(living[0] | living[1]);
-    while let Some(seed) = open.first() {
-        let area = Bitboard::flood_fill([seed].into_iter().collect(), open);
-        open &= !area;
+    let living = Color::ALL.map(|c| {
+        let stones = board.stones(c);
+        stones & !marked(stones, &calls.status, PointStatus::Dead)
+    });
+    for area in (on & !(living[0] | living[1])).components() {
         let rim = area.neighbours() & on;
         for c in Color::ALL {
             let own = !(rim & living[c.index()]).is_empty();
