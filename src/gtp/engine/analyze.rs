@@ -213,7 +213,7 @@ impl Engine {
         let own = if a.ownership.len() == size * size {
             a.ownership
         } else {
-            self.judgement().ownership()
+            self.judgement().1.ownership()
         };
         let rows: Vec<String> = own
             .chunks(size)
@@ -228,12 +228,13 @@ impl Engine {
     }
 
     pub(super) fn cmd_territory(&mut self, _: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
-        let j = self.judgement().clone();
-        let scoring = self.game.rules().scoring();
+        let (game, j) = self.judgement();
+        let scoring = game.rules().scoring();
         let black = j.counted_territory(Some(Color::Black), scoring);
         let white = j.counted_territory(Some(Color::White), scoring);
         let dead = j.stones_with(PointStatus::Dead);
         let seki = j.stones_with(PointStatus::Seki);
+        let score = score::count(game, j);
         let mut lines = Vec::new();
         if !black.is_empty() {
             lines.push(format!("BLACK {}", self.points_text(black)));
@@ -247,7 +248,7 @@ impl Engine {
         if !seki.is_empty() {
             lines.push(format!("TRIANGLE {}", self.points_text(seki)));
         }
-        lines.push(format!("TEXT {}", score::count(&self.game, &j)));
+        lines.push(format!("TEXT {score}"));
         Ok(Success(lines.join("\n")))
     }
 

@@ -612,9 +612,9 @@ impl Engine {
         Ok(Success(text))
     }
 
-    /// The judgement of the current position, judged again only when the
-    /// position has changed since the last one.
-    pub(super) fn judgement(&mut self) -> &Judgement {
+    /// The game and the judgement of its position, judged again only when
+    /// the position has changed since the last one.
+    pub(super) fn judgement(&mut self) -> (&Game, &Judgement) {
         let board = self.game.board();
         let position = JudgedPosition {
             size: board.size(),
@@ -625,17 +625,17 @@ impl Engine {
             Some((p, j)) if p == position => j,
             _ => judge::judge(&self.game),
         };
-        &self.judged.insert((position, judged)).1
+        (&self.game, &self.judged.insert((position, judged)).1)
     }
 
     fn cmd_final_score(&mut self, _: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
-        let judgement = self.judgement().clone();
-        Ok(Success(count(&self.game, &judgement).to_string()))
+        let (game, judgement) = self.judgement();
+        Ok(Success(count(game, judgement).to_string()))
     }
 
     fn cmd_final_status_list(&mut self, cmd: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
-        let judgement = self.judgement().clone();
-        let scoring = self.game.rules().scoring();
+        let (game, judgement) = self.judgement();
+        let scoring = game.rules().scoring();
         let points = match cmd.arg(0) {
             Some("alive") => judgement.stones_with(PointStatus::Alive),
             Some("dead") => judgement.stones_with(PointStatus::Dead),
