@@ -6,14 +6,15 @@
 //! over seeded random games, whose boards are full of shapes no player
 //! leaves, under Japanese and Chinese rules.
 
+mod common;
+
+use common::session::{self, run_piped};
 use kosumi::board::{Board, Color};
 use kosumi::sgf::GameRecord;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashSet;
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -65,24 +66,9 @@ fn ask_all(positions: &[Position]) -> Vec<Vec<String>> {
         }
     }
     input.push_str("quit\n");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kosumi"))
-        .args(["gtp", "--quiet", "--threads", "1", "--seed", "1"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("engine starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    writer.join().unwrap().unwrap();
-    assert!(child.wait().unwrap().success());
+    let mut engine = session::kosumi(&["gtp", "--quiet", "--threads", "1", "--seed", "1"]);
+    let (out, status) = run_piped(&mut engine, input.as_bytes());
+    assert!(status.success());
     let answers: Vec<&str> = out.split_terminator("\n\n").collect();
     let mut next = 0;
     positions

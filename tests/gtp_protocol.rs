@@ -1,6 +1,9 @@
 //! The GTP session as controllers meet it: pipelined commands, framing,
 //! hostile bytes, huge lines, interruption of analysis and clean exit.
 
+mod common;
+
+use common::session::run_piped;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -8,8 +11,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn kosumi() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_kosumi"));
-    c.args([
+    common::session::kosumi(&[
         "gtp",
         "--quiet",
         "--threads",
@@ -18,29 +20,13 @@ fn kosumi() -> Command {
         "200",
         "--seed",
         "1",
-    ]);
-    c.stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
-    c
+    ])
 }
 
 /// Sends `input` all at once, closes stdin, returns stdout and the exit status.
 fn session(input: &[u8]) -> (String, i32) {
-    let mut child = kosumi().spawn().expect("engine starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let data = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&data);
-    });
-    let mut out = Vec::new();
-    child.stdout.take().unwrap().read_to_end(&mut out).unwrap();
-    writer.join().unwrap();
-    let status = child.wait().unwrap();
-    (
-        String::from_utf8_lossy(&out).into_owned(),
-        status.code().unwrap_or(-1),
-    )
+    let (out, status) = run_piped(&mut kosumi(), input);
+    (out, status.code().unwrap_or(-1))
 }
 
 /// Splits a response stream into responses (each ends with an empty line).
