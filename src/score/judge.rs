@@ -437,7 +437,7 @@ fn mark_killed(
 
 /// Playouts of the local search of a group whose eye space is too big to
 /// read. Tune half, against 3,805 exact: 3,810 with 2,000; 3,807 with
-/// 4,000, one game taking 2.8 s (docs/counting.md).
+/// 4,000, one game taking 2.8 s (docs/counting-log.md).
 const LOCAL_SEARCH_PLAYOUTS: usize = 2000;
 
 /// Seed of the local searches, mixed with the point searched.

@@ -314,7 +314,7 @@ impl Judgement {
     /// their own territory, must fill it; the fill joins them, and the
     /// rule repeats. KGS counts this way: a reading in which the opponent
     /// first fills the dame it safely can took a point too many in 69 of
-    /// the tune half's games (docs/counting.md).
+    /// the tune half's games (docs/counting-log.md).
     fn remove_forced_fills(&mut self, board: &Board, living: [Bitboard; 2]) {
         let on = Bitboard::on_board(board.size());
         let mut stones = living;

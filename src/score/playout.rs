@@ -85,7 +85,7 @@ impl Tally {
 /// fights and nakade, and kills more of the groups the light playouts keep
 /// alive; the light playouts, which never fill a shared liberty, keep
 /// seki. Counting with both beats either alone on the games it was
-/// measured on (docs/counting.md).
+/// measured on (docs/counting-log.md).
 pub trait PlayoutPolicy: Sync {
     /// A move for `color` after the opponent's move `last` and `color`'s
     /// own move `last2` before it (`None` for a pass or no move); `None`

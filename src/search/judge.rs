@@ -6,7 +6,7 @@
 //! The search's playouts know shapes, ladders, two-liberty fights (here
 //! up to 11x11) and nakade, and kill most such groups. Tallying as many
 //! playouts of each kind gets more games right than either alone
-//! (docs/counting.md), so every count kosumi reports (`final_score`,
+//! (docs/counting-log.md), so every count kosumi reports (`final_score`,
 //! `final_status_list`, `kosumi score`, `kosumi match`) goes through here.
 
 use super::Policy;
