@@ -128,6 +128,9 @@ pub struct ListReport {
     /// Misses whose record kosumi's count matches once one living chain is
     /// counted dead.
     pub miss_one_dead: usize,
+    /// Misses whose record kosumi's count matches once one chain is counted
+    /// in seki, or one seki chain alive or dead.
+    pub miss_one_seki: usize,
     /// One line per miss or error, in the games' order.
     pub lines: Vec<String>,
 }
@@ -152,8 +155,8 @@ impl ListReport {
     pub fn summary(&self) -> String {
         let mut s = format!("kosumi: {}", self.ours.summary());
         s.push_str(&format!(
-            "\nmisses one chain explains: {} if a dead chain were alive ({} of them one stone), {} if a living chain were dead",
-            self.miss_one_alive, self.miss_one_alive_stone, self.miss_one_dead
+            "\nmisses one chain explains: {} if a dead chain were alive ({} of them one stone), {} if a living chain were dead, {} if a chain were in seki or a seki chain not",
+            self.miss_one_alive, self.miss_one_alive_stone, self.miss_one_dead, self.miss_one_seki
         ));
         if let Some(g) = &self.gnugo {
             s.push_str(&format!(
@@ -241,12 +244,13 @@ pub fn check_games(games: &[GameFile], opts: &Options, check: &CheckOptions) -> 
         }
         if !same_margin(ours, c.recorded) {
             let gnugo = theirs.map_or(String::new(), |m| format!(", gnugo {}", margin(m)));
-            match c.flip.as_ref().map(|f| (f.as_if, f.stones)) {
-                Some((PointStatus::Alive, n)) => {
+            match c.flip.as_ref().map(|f| (f.was, f.as_if, f.stones)) {
+                Some((PointStatus::Dead, _, n)) => {
                     report.miss_one_alive += 1;
                     report.miss_one_alive_stone += usize::from(n == 1);
                 }
-                Some(_) => report.miss_one_dead += 1,
+                Some((PointStatus::Alive, PointStatus::Dead, _)) => report.miss_one_dead += 1,
+                Some(_) => report.miss_one_seki += 1,
                 None => {}
             }
             report.lines.push(format!(

@@ -19,16 +19,18 @@ pub struct Flip {
     pub stone: String,
     /// Its size.
     pub stones: usize,
-    /// The status the record's count implies for it (kosumi's is the other).
+    /// kosumi's status for it.
+    pub was: PointStatus,
+    /// The status the record's count implies for it.
     pub as_if: PointStatus,
 }
 
 impl std::fmt::Display for Flip {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let kind = if self.as_if == PointStatus::Alive {
-            "alive"
-        } else {
-            "dead"
+        let kind = match self.as_if {
+            PointStatus::Alive => "alive",
+            PointStatus::Seki => "in seki",
+            _ => "dead",
         };
         write!(
             f,
@@ -40,9 +42,9 @@ impl std::fmt::Display for Flip {
     }
 }
 
-/// The smallest chain whose status, switched between dead and alive, makes
-/// the count equal `recorded` (Black minus White), dead chains counted alive
-/// first; `None` when no single chain does. Seki chains are left alone.
+/// The smallest chain whose status, switched to another of dead, alive and
+/// seki, makes the count equal `recorded` (Black minus White), dead chains
+/// counted alive first; `None` when no single chain does.
 pub fn single_flip(game: &Game, j: &Judgement, recorded: f64) -> Option<Flip> {
     let board = game.board();
     let rebuilt = |flip: Option<(Bitboard, PointStatus)>| {
@@ -57,25 +59,29 @@ pub fn single_flip(game: &Game, j: &Judgement, recorded: f64) -> Option<Flip> {
         return None;
     }
     // Dead chains counted alive first (the players' slip), then the smallest.
-    let rank = |f: &Flip| (f.as_if != PointStatus::Alive, f.stones);
+    let rank = |f: &Flip| (f.was != PointStatus::Dead, f.stones);
     let mut found: Option<Flip> = None;
     for (c, p, chain) in super::chains(board) {
-        let as_if = match j.status(p) {
-            Some(PointStatus::Dead) => PointStatus::Alive,
-            Some(PointStatus::Alive) => PointStatus::Dead,
-            _ => continue,
+        let Some(was) = j.status(p) else { continue };
+        let others: &[PointStatus] = match was {
+            PointStatus::Dead => &[PointStatus::Alive],
+            PointStatus::Alive => &[PointStatus::Dead, PointStatus::Seki],
+            PointStatus::Seki => &[PointStatus::Alive, PointStatus::Dead],
         };
-        if !same_margin(rebuilt(Some((chain, as_if))), recorded) {
-            continue;
-        }
-        let flip = Flip {
-            color: c,
-            stone: p.to_gtp(board.size()),
-            stones: chain.count(),
-            as_if,
-        };
-        if found.as_ref().is_none_or(|f| rank(&flip) < rank(f)) {
-            found = Some(flip);
+        for &as_if in others {
+            if !same_margin(rebuilt(Some((chain, as_if))), recorded) {
+                continue;
+            }
+            let flip = Flip {
+                color: c,
+                stone: p.to_gtp(board.size()),
+                stones: chain.count(),
+                was,
+                as_if,
+            };
+            if found.as_ref().is_none_or(|f| rank(&flip) < rank(f)) {
+                found = Some(flip);
+            }
         }
     }
     found
@@ -113,8 +119,42 @@ mod tests {
         assert_eq!(flip.color, Color::White);
         assert_eq!(flip.stone, "H8");
         assert_eq!(flip.stones, 1);
-        assert_eq!(flip.as_if, PointStatus::Alive);
+        assert_eq!(
+            (flip.was, flip.as_if),
+            (PointStatus::Dead, PointStatus::Alive)
+        );
         assert!(flip.to_string().contains("W H8 (1 stone) were alive"));
+    }
+
+    #[test]
+    fn a_seki_call_is_one_of_the_flips() {
+        let sgf = include_str!("../../../gtp-tests/games/score-seki.sgf");
+        let record = GameRecord::from_sgf(sgf.as_bytes()).unwrap();
+        let game = record
+            .to_game(None, crate::board::Rules::japanese(), None)
+            .unwrap();
+        let j = crate::search::judge::judge(&game);
+        let board = game.board();
+        let a2 = crate::board::Point::new(0, 7);
+        assert_eq!(a2.to_gtp(9), "A2");
+        assert_eq!(j.status(a2), Some(PointStatus::Seki));
+        // The record as if White's seki chain at A2 were dead.
+        let seki_chain = Bitboard::flood_fill(Bitboard::single(a2), board.stones(Color::White));
+        let as_if = Judgement::from_statuses(
+            board,
+            |q| {
+                if seki_chain.contains(q) {
+                    PointStatus::Dead
+                } else {
+                    j.status(q).unwrap_or(PointStatus::Alive)
+                }
+            },
+            Vec::new(),
+        );
+        let recorded = score::count(&game, &as_if).black_minus_white;
+        let flip = single_flip(&game, &j, recorded).expect("one chain explains it");
+        assert_eq!(flip.was, PointStatus::Seki);
+        assert_ne!(flip.as_if, PointStatus::Seki);
     }
 
     #[test]
