@@ -135,6 +135,12 @@ impl Game {
         self.handicap
     }
 
+    /// Points White gets beside komi for the handicap stones, under the
+    /// game's rules ([`Rules::handicap_bonus`]).
+    pub fn handicap_bonus(&self) -> f64 {
+        self.rules.handicap_bonus(self.handicap)
+    }
+
     /// Whose turn it is.
     pub fn to_move(&self) -> Color {
         self.to_move

@@ -11,8 +11,12 @@ pub enum RuleSet {
     Japanese,
     /// Swedish rules: positional superko, pass stones, territory counting.
     Swedish,
-    /// Chinese rules: area counting, positional superko.
+    /// Chinese rules: area counting, positional superko; White gets a point
+    /// for each handicap stone.
     Chinese,
+    /// AGA rules with area counting (as KGS plays them): Chinese rules, but
+    /// White gets a point for each handicap stone after the first.
+    Aga,
     /// Tromp-Taylor: area counting, positional superko, suicide legal.
     TrompTaylor,
 }
@@ -57,7 +61,7 @@ impl fmt::Display for UnknownRules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown rules '{}' (known: japanese, swedish, chinese, tromp-taylor, aga, new_zealand)",
+            "unknown rules '{}' (known: japanese, swedish, chinese, aga, tromp-taylor, new_zealand)",
             self.0
         )
     }
@@ -83,9 +87,10 @@ impl Rules {
         let set = match n.as_str() {
             "japanese" | "jp" | "korean" => RuleSet::Japanese,
             "swedish" | "se" => RuleSet::Swedish,
+            "chinese" | "cn" | "ing" => RuleSet::Chinese,
             // AGA counts by area with pass stones and situational superko:
-            // Chinese rules give the same result.
-            "chinese" | "cn" | "aga" | "ing" => RuleSet::Chinese,
+            // positional superko and no pass stones give the same result.
+            "aga" => RuleSet::Aga,
             // New Zealand rules allow suicide and count by area.
             "tromp-taylor" | "tromptaylor" | "tt" | "new-zealand" | "nz" => RuleSet::TrompTaylor,
             _ => return Err(UnknownRules(name.trim().to_string())),
@@ -104,6 +109,7 @@ impl Rules {
             RuleSet::Japanese => "japanese",
             RuleSet::Swedish => "swedish",
             RuleSet::Chinese => "chinese",
+            RuleSet::Aga => "aga",
             RuleSet::TrompTaylor => "tromp-taylor",
         }
     }
@@ -130,7 +136,7 @@ impl Rules {
     pub const fn scoring(&self) -> Scoring {
         match self.set {
             RuleSet::Japanese | RuleSet::Swedish => Scoring::Territory,
-            RuleSet::Chinese | RuleSet::TrompTaylor => Scoring::Area,
+            RuleSet::Chinese | RuleSet::Aga | RuleSet::TrompTaylor => Scoring::Area,
         }
     }
 
@@ -154,13 +160,30 @@ impl Rules {
         match self.set {
             RuleSet::Japanese => 6.5,
             RuleSet::Swedish => 7.0,
-            RuleSet::Chinese | RuleSet::TrompTaylor => 7.5,
+            RuleSet::Chinese | RuleSet::Aga | RuleSet::TrompTaylor => 7.5,
         }
     }
 
     /// Komi for a handicap game (White gets half a point to avoid jigo).
     pub const fn handicap_komi(&self) -> f64 {
         0.5
+    }
+
+    /// Points White gets, beside komi, for Black's `stones` handicap stones.
+    /// Counting by area, the handicap stones are moves White never answered,
+    /// each worth a point at the end: Chinese rules give White a point back
+    /// for each, AGA rules for each after the first (as KGS, Pachi, KataGo
+    /// and GNU Go count). Counting by territory they cost Black nothing, and
+    /// Tromp-Taylor knows no handicap.
+    pub const fn handicap_bonus(&self, stones: usize) -> f64 {
+        if stones < 2 {
+            return 0.0;
+        }
+        match self.set {
+            RuleSet::Chinese => stones as f64,
+            RuleSet::Aga => (stones - 1) as f64,
+            _ => 0.0,
+        }
     }
 }
 
@@ -187,12 +210,13 @@ mod tests {
             RuleSet::Japanese,
             RuleSet::Swedish,
             RuleSet::Chinese,
+            RuleSet::Aga,
             RuleSet::TrompTaylor,
         ] {
             let r = Rules::new(set);
             assert_eq!(Rules::parse(r.name()).unwrap(), r);
         }
-        assert_eq!(Rules::parse("AGA").unwrap().set(), RuleSet::Chinese);
+        assert_eq!(Rules::parse("AGA").unwrap().set(), RuleSet::Aga);
         assert_eq!(
             Rules::parse("new_zealand").unwrap().set(),
             RuleSet::TrompTaylor
@@ -204,5 +228,22 @@ mod tests {
         assert!(Rules::parse("klingon").is_err());
         assert!(!Rules::japanese().superko());
         assert!(Rules::parse("swedish").unwrap().pass_gives_prisoner());
+    }
+
+    #[test]
+    fn white_gets_handicap_points_by_area_only() {
+        let r = |name: &str| Rules::parse(name).unwrap();
+        assert_eq!(r("chinese").handicap_bonus(4), 4.0);
+        assert_eq!(r("aga").handicap_bonus(4), 3.0);
+        assert_eq!(r("aga").handicap_bonus(2), 1.0);
+        for name in ["japanese", "swedish", "tromp-taylor"] {
+            assert_eq!(r(name).handicap_bonus(9), 0.0, "{name}");
+        }
+        for name in ["chinese", "aga"] {
+            assert_eq!(r(name).handicap_bonus(0), 0.0, "{name}");
+            assert_eq!(r(name).handicap_bonus(1), 0.0, "{name}");
+        }
+        assert!(r("aga").area_scoring() && r("aga").superko());
+        assert_eq!(r("aga").name(), "aga");
     }
 }

@@ -487,6 +487,9 @@ pub struct Breakdown {
     pub dead: u32,
     /// White's komi; zero for Black.
     pub komi: f64,
+    /// White's points for Black's handicap stones under area rules
+    /// ([`crate::board::Rules::handicap_bonus`]); zero for Black.
+    pub handicap: f64,
     /// Counted by area (stones and territory) rather than by territory and
     /// prisoners.
     pub area: bool,
@@ -495,7 +498,9 @@ pub struct Breakdown {
 impl Breakdown {
     /// The side's points.
     pub fn total(&self) -> f64 {
-        f64::from(self.territory + self.stones + self.captures + self.dead) + self.komi
+        f64::from(self.territory + self.stones + self.captures + self.dead)
+            + self.komi
+            + self.handicap
     }
 }
 
@@ -521,6 +526,9 @@ impl fmt::Display for Breakdown {
         } else if self.komi < 0.0 {
             write!(f, " - {} komi", -self.komi)?;
         }
+        if self.handicap > 0.0 {
+            write!(f, " + {} for handicap", self.handicap)?;
+        }
         write!(f, " = {}", self.total())
     }
 }
@@ -545,7 +553,8 @@ pub(crate) fn counted(n: usize, noun: &str) -> String {
 ///   one colour only; eyes in seki count too. [`judge`] calls every stone
 ///   alive under Tromp-Taylor, as its text says.
 ///
-/// Komi goes to White in both.
+/// Komi goes to White in both, and under area rules the points for Black's
+/// handicap stones (Chinese and AGA rules).
 pub fn breakdown(game: &Game, j: &Judgement) -> [Breakdown; 2] {
     let board = game.board();
     let area = game.rules().scoring() == Scoring::Area;
@@ -585,6 +594,7 @@ pub fn breakdown(game: &Game, j: &Judgement) -> [Breakdown; 2] {
         }
     }
     t[1].komi = game.komi();
+    t[1].handicap = game.handicap_bonus();
     t
 }
 

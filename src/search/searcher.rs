@@ -7,7 +7,7 @@
 //! true eye and is no pointless self-atari (or at the mercy rule or a move
 //! cap). The final board is counted by area: stones plus empty points whose
 //! neighbours are all one colour. Under area rules the score is that count
-//! minus komi. Under territory rules (Japanese, Swedish) the score is the
+//! minus komi and White's points for the handicap stones. Under territory rules (Japanese, Swedish) the score is the
 //! area count minus the difference of stones placed by Black and White up
 //! to the end of the *tree* path (setup and handicap stones included, which
 //! equals on-board stones plus prisoners taken from that colour): territory
@@ -441,7 +441,8 @@ impl Searcher {
             root_placed,
             territory: !rules.area_scoring() && !cleanup,
             pass_placed: rules.pass_gives_prisoner(),
-            komi: game.komi(),
+            // What White gets at the end, handicap points included.
+            komi: game.komi() + game.handicap_bonus(),
             forbidden,
             expand_at: if small {
                 weights.expand_small

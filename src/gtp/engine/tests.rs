@@ -168,3 +168,27 @@ fn a_judgement_is_kept_until_the_position_changes() {
     run(&mut e, "play w c3");
     assert_eq!(run(&mut e, "final_score"), "= W+1.5\n\n");
 }
+
+/// Counting by area, White gets a point for each handicap stone (Chinese)
+/// or each after the first (AGA); by territory the stones cost nothing.
+/// GNU Go 3.8 with `--chinese-rules` answers B+76.5 here, as KGS counts.
+#[test]
+fn area_rules_give_white_points_for_the_handicap_stones() {
+    for (rules, score) in [
+        ("chinese", "B+76.5"),
+        ("aga", "B+77.5"),
+        ("japanese", "B+76.5"),
+        ("tromp-taylor", "B+80.5"),
+    ] {
+        let mut e = Engine::new(EngineOptions::default());
+        let script = format!(
+            "boardsize 9\nkgs-rules {rules}\nkomi 0.5\nfixed_handicap 4\nplay w pass\nplay b pass"
+        );
+        run(&mut e, &script);
+        assert_eq!(
+            run(&mut e, "final_score"),
+            format!("= {score}\n\n"),
+            "{rules}"
+        );
+    }
+}
