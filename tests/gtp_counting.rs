@@ -4,12 +4,13 @@
 //! (a dead stone where no one owns the area is in `dead` only). Checked
 //! over finished games (the counting shapes and every 10th dev game) and
 //! over seeded random games, whose boards are full of shapes no player
-//! leaves, under Japanese and Chinese rules.
+//! leaves (a third of them after four handicap stones), under Japanese and
+//! Chinese rules.
 
 mod common;
 
 use common::session::{self, run_piped};
-use kosumi::board::{Board, Color};
+use kosumi::board::{fixed_handicap, Board, Color};
 use kosumi::sgf::GameRecord;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -20,13 +21,15 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// One position to check: the commands that set it up, its komi, and
-/// whether it is counted by area (Chinese rules) or by territory.
+/// One position to check: the commands that set it up, its komi, whether
+/// it is counted by area (Chinese rules) or by territory, and its handicap
+/// stones (under Chinese rules White gets a point for each).
 struct Position {
     name: String,
     setup: Vec<String>,
     komi: f64,
     area: bool,
+    handicap: usize,
 }
 
 const LISTS: [&str; 6] = [
@@ -136,7 +139,7 @@ fn check(p: &Position, a: &[String], size: usize) {
 
     // Japanese count: territory (the dead stones' points included) plus
     // prisoners, those taken in play and the dead. Chinese: living and seki
-    // stones plus territory.
+    // stones plus territory, and White a point for each handicap stone.
     let dead_of = |stones: &HashSet<String>| dead.intersection(stones).count() as f64;
     let standing = |stones: &HashSet<String>| {
         (alive.intersection(stones).count() + seki.intersection(stones).count()) as f64
@@ -144,7 +147,7 @@ fn check(p: &Position, a: &[String], size: usize) {
     let (black_points, white_points) = if p.area {
         (
             black_area.len() as f64 + standing(&black),
-            white_area.len() as f64 + standing(&white) + p.komi,
+            white_area.len() as f64 + standing(&white) + p.komi + p.handicap as f64,
         )
     } else {
         (
@@ -191,6 +194,7 @@ fn the_score_adds_up_from_the_status_lists_in_finished_games() {
             setup: vec![format!("loadsgf {}", f.display())],
             komi: size_and_komi(f).1,
             area: false,
+            handicap: 0,
         })
         .collect();
     let answers = ask_all(&positions);
@@ -199,14 +203,23 @@ fn the_score_adds_up_from_the_status_lists_in_finished_games() {
     }
 }
 
-/// A seeded random game that never fills its own eyes, as `play` commands.
-fn random_game(size: usize, moves: usize, seed: u64) -> Vec<String> {
+/// A seeded random game that never fills its own eyes, as `play` commands,
+/// after `handicap` fixed handicap stones.
+fn random_game(size: usize, moves: usize, seed: u64, handicap: usize) -> Vec<String> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut board = Board::new(size);
     let mut color = Color::Black;
     let mut out = vec![format!("boardsize {size}"), "clear_board".to_string()];
+    if handicap > 0 {
+        for p in fixed_handicap(size, handicap).expect("a fixed placement") {
+            board.play(p, Color::Black).unwrap();
+        }
+        out.push(format!("fixed_handicap {handicap}"));
+        color = Color::White;
+    }
     let mut passes = 0;
-    while out.len() < moves + 2 && passes < 2 {
+    let start = out.len();
+    while out.len() < moves + start && passes < 2 {
         let choices: Vec<_> = board
             .legal_moves(color)
             .into_iter()
@@ -236,16 +249,21 @@ fn the_score_adds_up_from_the_status_lists_on_random_boards() {
     let mut positions = Vec::new();
     for (size, moves) in [(9, 30), (9, 60), (9, 400), (13, 120), (13, 600), (19, 250)] {
         for seed in 0..3 {
+            // One game in three with four handicap stones.
+            let handicap = if seed == 2 { 4 } else { 0 };
             for area in [false, true] {
-                let mut setup = random_game(size, moves, 100 * size as u64 + seed);
+                let mut setup = random_game(size, moves, 100 * size as u64 + seed, handicap);
                 let rules = if area { "chinese" } else { "japanese" };
                 setup.insert(2, format!("kgs-rules {rules}"));
                 setup.insert(3, "komi 6.5".to_string());
                 positions.push(Position {
-                    name: format!("{size}x{size}, {moves} moves, seed {seed}, {rules}"),
+                    name: format!(
+                        "{size}x{size}, {handicap} handicap, {moves} moves, seed {seed}, {rules}"
+                    ),
                     setup,
                     komi: 6.5,
                     area,
+                    handicap: if area { handicap } else { 0 },
                 });
             }
         }
