@@ -174,9 +174,11 @@ impl Rules {
     /// each worth a point at the end: Chinese rules give White a point back
     /// for each, AGA rules for each after the first (as KGS, Pachi, KataGo
     /// and GNU Go count). Counting by territory they cost Black nothing, and
-    /// Tromp-Taylor knows no handicap.
+    /// Tromp-Taylor knows no handicap. A handicap is 2 to 9 stones: Sabaki
+    /// sends the black stones of any set-up position (a problem, say) as
+    /// `set_free_handicap`, and ten or more are no handicap game.
     pub const fn handicap_bonus(&self, stones: usize) -> f64 {
-        if stones < 2 {
+        if stones < 2 || stones > 9 {
             return 0.0;
         }
         match self.set {
@@ -239,9 +241,11 @@ mod tests {
         for name in ["japanese", "swedish", "tromp-taylor"] {
             assert_eq!(r(name).handicap_bonus(9), 0.0, "{name}");
         }
+        assert_eq!(r("chinese").handicap_bonus(9), 9.0);
         for name in ["chinese", "aga"] {
             assert_eq!(r(name).handicap_bonus(0), 0.0, "{name}");
             assert_eq!(r(name).handicap_bonus(1), 0.0, "{name}");
+            assert_eq!(r(name).handicap_bonus(10), 0.0, "{name}");
         }
         assert!(r("aga").area_scoring() && r("aga").superko());
         assert_eq!(r("aga").name(), "aga");
