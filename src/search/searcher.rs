@@ -7,10 +7,11 @@
 //! true eye and is no pointless self-atari (or at the mercy rule or a move
 //! cap). The final board is counted by area: stones plus empty points whose
 //! neighbours are all one colour. Under area rules the score is that count
-//! minus komi and White's points for the handicap stones. Under territory rules (Japanese, Swedish) the score is the
-//! area count minus the difference of stones placed by Black and White up
-//! to the end of the *tree* path (setup and handicap stones included, which
-//! equals on-board stones plus prisoners taken from that colour): territory
+//! minus komi and White's points for the handicap stones. Under territory
+//! rules (Japanese, Swedish) the score is the area count minus the
+//! difference of stones placed by Black and White up to the end of the
+//! *tree* path (setup and handicap stones included, which equals on-board
+//! stones plus prisoners taken from that colour): territory
 //! plus prisoners equals area minus stones placed, and the stones a random
 //! playout puts into its own territory are not real moves, so only real
 //! (game and tree) stones are charged. Filling one's own territory or
