@@ -17,7 +17,11 @@ pub enum RuleSet {
     /// AGA rules with area counting (as KGS plays them): Chinese rules, but
     /// White gets a point for each handicap stone after the first.
     Aga,
-    /// Tromp-Taylor: area counting, positional superko, suicide legal.
+    /// New Zealand rules: area counting, superko, suicide legal, komi 7;
+    /// dead stones are taken off by agreement before counting.
+    NewZealand,
+    /// Tromp-Taylor: area counting, positional superko, suicide legal, and
+    /// every stone on the board counts.
     TrompTaylor,
 }
 
@@ -61,7 +65,7 @@ impl fmt::Display for UnknownRules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown rules '{}' (known: japanese, swedish, chinese, aga, tromp-taylor, new_zealand)",
+            "unknown rules '{}' (known: japanese, swedish, chinese, aga, new_zealand, tromp-taylor)",
             self.0
         )
     }
@@ -81,7 +85,7 @@ impl Rules {
     }
 
     /// Parses a name: ours (`japanese`, `swedish`, `chinese`, `tromp-taylor`)
-    /// or a KGS name (`aga` and `new_zealand` map to the closest set).
+    /// or a KGS name (`aga`, `new_zealand`).
     pub fn parse(name: &str) -> Result<Rules, UnknownRules> {
         let n = name.trim().to_ascii_lowercase().replace(['_', ' '], "-");
         let set = match n.as_str() {
@@ -91,8 +95,10 @@ impl Rules {
             // AGA counts by area with pass stones and situational superko:
             // positional superko and no pass stones give the same result.
             "aga" => RuleSet::Aga,
-            // New Zealand rules allow suicide and count by area.
-            "tromp-taylor" | "tromptaylor" | "tt" | "new-zealand" | "nz" => RuleSet::TrompTaylor,
+            // New Zealand rules forbid a repeated situation; a repeated
+            // position is as near as the rules core comes.
+            "new-zealand" | "newzealand" | "nz" => RuleSet::NewZealand,
+            "tromp-taylor" | "tromptaylor" | "tt" => RuleSet::TrompTaylor,
             _ => return Err(UnknownRules(name.trim().to_string())),
         };
         Ok(Rules::new(set))
@@ -110,6 +116,7 @@ impl Rules {
             RuleSet::Swedish => "swedish",
             RuleSet::Chinese => "chinese",
             RuleSet::Aga => "aga",
+            RuleSet::NewZealand => "new-zealand",
             RuleSet::TrompTaylor => "tromp-taylor",
         }
     }
@@ -129,14 +136,16 @@ impl Rules {
 
     /// Whether a move may leave its own chain without liberties.
     pub const fn suicide_allowed(&self) -> bool {
-        matches!(self.set, RuleSet::TrompTaylor)
+        matches!(self.set, RuleSet::NewZealand | RuleSet::TrompTaylor)
     }
 
     /// What counts at the end.
     pub const fn scoring(&self) -> Scoring {
         match self.set {
             RuleSet::Japanese | RuleSet::Swedish => Scoring::Territory,
-            RuleSet::Chinese | RuleSet::Aga | RuleSet::TrompTaylor => Scoring::Area,
+            RuleSet::Chinese | RuleSet::Aga | RuleSet::NewZealand | RuleSet::TrompTaylor => {
+                Scoring::Area
+            }
         }
     }
 
@@ -159,7 +168,7 @@ impl Rules {
     pub const fn default_komi(&self) -> f64 {
         match self.set {
             RuleSet::Japanese => 6.5,
-            RuleSet::Swedish => 7.0,
+            RuleSet::Swedish | RuleSet::NewZealand => 7.0,
             RuleSet::Chinese | RuleSet::Aga | RuleSet::TrompTaylor => 7.5,
         }
     }
@@ -213,6 +222,7 @@ mod tests {
             RuleSet::Swedish,
             RuleSet::Chinese,
             RuleSet::Aga,
+            RuleSet::NewZealand,
             RuleSet::TrompTaylor,
         ] {
             let r = Rules::new(set);
@@ -221,7 +231,7 @@ mod tests {
         assert_eq!(Rules::parse("AGA").unwrap().set(), RuleSet::Aga);
         assert_eq!(
             Rules::parse("new_zealand").unwrap().set(),
-            RuleSet::TrompTaylor
+            RuleSet::NewZealand
         );
         assert_eq!(
             Rules::parse("Tromp_Taylor").unwrap().set(),
@@ -238,7 +248,7 @@ mod tests {
         assert_eq!(r("chinese").handicap_bonus(4), 4.0);
         assert_eq!(r("aga").handicap_bonus(4), 3.0);
         assert_eq!(r("aga").handicap_bonus(2), 1.0);
-        for name in ["japanese", "swedish", "tromp-taylor"] {
+        for name in ["japanese", "swedish", "new_zealand", "tromp-taylor"] {
             assert_eq!(r(name).handicap_bonus(9), 0.0, "{name}");
         }
         assert_eq!(r("chinese").handicap_bonus(9), 9.0);

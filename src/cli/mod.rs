@@ -82,7 +82,7 @@ enum Command {
 /// Options of the GTP engine.
 #[derive(Args, Debug, Clone)]
 pub struct GtpArgs {
-    /// Rules: japanese, swedish, chinese, tromp-taylor (or aga, new_zealand).
+    /// Rules: japanese, swedish, chinese, aga, new_zealand, tromp-taylor.
     #[arg(long, default_value = "japanese", value_parser = parse_rules)]
     pub rules: Rules,
     /// Komi (default: the rules' komi, 6.5 under Japanese rules).

@@ -25,7 +25,7 @@ pub struct StressArgs {
     /// Seed of the first game; game `g` uses `seed + g`.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Rule set: japanese, swedish, chinese, tromp-taylor (or aga, nz...).
+    /// Rule set: japanese, swedish, chinese, aga, new_zealand, tromp-taylor.
     #[arg(long, default_value = "japanese")]
     pub rules: String,
     /// Actions per game (moves, passes and undos); default 3 x size x size.

@@ -137,6 +137,11 @@ fn area_counting_counts_stones_and_tromp_taylor_keeps_every_stone() {
     let game = position(&DEAD_INSIDE, RuleSet::Chinese, 7.5);
     let s = final_score(&game);
     assert_eq!((s.black, s.white), (45.0, 43.5));
+    // New Zealand rules take dead stones off by agreement, as Chinese do.
+    let game = position(&DEAD_INSIDE, RuleSet::NewZealand, 7.5);
+    assert_eq!(judge(&game).stones_with(PointStatus::Dead).len(), 2);
+    let s = final_score(&game);
+    assert_eq!((s.black, s.white), (45.0, 43.5));
     let game = position(&DEAD_INSIDE, RuleSet::TrompTaylor, 7.5);
     let j = judge(&game);
     assert!(j.stones_with(PointStatus::Dead).is_empty());
