@@ -84,8 +84,8 @@ impl Rules {
         Rules::new(RuleSet::Japanese)
     }
 
-    /// Parses a name: ours (`japanese`, `swedish`, `chinese`, `tromp-taylor`)
-    /// or a KGS name (`aga`, `new_zealand`).
+    /// Parses a name as [`Rules::name`] writes it or as KGS does (`AGA`,
+    /// `new_zealand`): any case, `_` or a space for `-`, and a few aliases.
     pub fn parse(name: &str) -> Result<Rules, UnknownRules> {
         let n = name.trim().to_ascii_lowercase().replace(['_', ' '], "-");
         let set = match n.as_str() {
