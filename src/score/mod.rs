@@ -16,7 +16,7 @@
 //! dead, the rest of the board is judged again without it. Bigger nakade
 //! fights are left to the playouts. [`count`] then counts under
 //! the game's rules: territory plus prisoners (Japanese, Swedish) or area
-//! (Chinese, Tromp-Taylor).
+//! (Chinese, AGA, New Zealand, Tromp-Taylor).
 //!
 //! ```
 //! use kosumi::board::{Color, Game, Move, Point, Rules};
@@ -548,10 +548,10 @@ pub(crate) fn counted(n: usize, noun: &str) -> String {
 /// - Territory rules (Japanese, Swedish): territory ([`Judgement::territory`])
 ///   plus prisoners: captures during play (Swedish pass stones included, the
 ///   rules core hands them out) and the opponent's dead stones.
-/// - Area rules (Chinese, Tromp-Taylor): living and seki stones plus empty
-///   points (and dead stones' points) in regions touching living stones of
-///   one colour only; eyes in seki count too. [`judge`] calls every stone
-///   alive under Tromp-Taylor, as its text says.
+/// - Area rules (Chinese, AGA, New Zealand, Tromp-Taylor): living and seki
+///   stones plus empty points (and dead stones' points) in regions touching
+///   living stones of one colour only; eyes in seki count too. [`judge`]
+///   calls every stone alive under Tromp-Taylor, as its text says.
 ///
 /// Komi goes to White in both, and under area rules the points for Black's
 /// handicap stones (Chinese and AGA rules).
