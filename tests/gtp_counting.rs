@@ -4,8 +4,8 @@
 //! (a dead stone where no one owns the area is in `dead` only). Checked
 //! over finished games (the counting shapes and every 10th dev game) and
 //! over seeded random games, whose boards are full of shapes no player
-//! leaves (a third of them after four handicap stones), under Japanese and
-//! Chinese rules.
+//! leaves, under Japanese and Chinese rules (a third of them after four
+//! handicap stones, and those under AGA and New Zealand rules too).
 
 mod common;
 
@@ -22,14 +22,15 @@ fn repo() -> PathBuf {
 }
 
 /// One position to check: the commands that set it up, its komi, whether
-/// it is counted by area (Chinese rules) or by territory, and its handicap
-/// stones (under Chinese rules White gets a point for each).
+/// it is counted by area or by territory, and White's points for the
+/// handicap stones (one each under Chinese rules, one each after the first
+/// under AGA rules).
 struct Position {
     name: String,
     setup: Vec<String>,
     komi: f64,
     area: bool,
-    handicap: usize,
+    handicap_points: f64,
 }
 
 const LISTS: [&str; 6] = [
@@ -147,7 +148,7 @@ fn check(p: &Position, a: &[String], size: usize) {
     let (black_points, white_points) = if p.area {
         (
             black_area.len() as f64 + standing(&black),
-            white_area.len() as f64 + standing(&white) + p.komi + p.handicap as f64,
+            white_area.len() as f64 + standing(&white) + p.komi + p.handicap_points,
         )
     } else {
         (
@@ -194,7 +195,7 @@ fn the_score_adds_up_from_the_status_lists_in_finished_games() {
             setup: vec![format!("loadsgf {}", f.display())],
             komi: size_and_komi(f).1,
             area: false,
-            handicap: 0,
+            handicap_points: 0.0,
         })
         .collect();
     let answers = ask_all(&positions);
@@ -249,21 +250,30 @@ fn the_score_adds_up_from_the_status_lists_on_random_boards() {
     let mut positions = Vec::new();
     for (size, moves) in [(9, 30), (9, 60), (9, 400), (13, 120), (13, 600), (19, 250)] {
         for seed in 0..3 {
-            // One game in three with four handicap stones.
-            let handicap = if seed == 2 { 4 } else { 0 };
-            for area in [false, true] {
+            // One game in three with four handicap stones, counted under
+            // every area rule set too.
+            let (handicap, rules_sets): (usize, &[&str]) = if seed == 2 {
+                (4, &["japanese", "chinese", "aga", "new_zealand"])
+            } else {
+                (0, &["japanese", "chinese"])
+            };
+            for &rules in rules_sets {
                 let mut setup = random_game(size, moves, 100 * size as u64 + seed, handicap);
-                let rules = if area { "chinese" } else { "japanese" };
                 setup.insert(2, format!("kgs-rules {rules}"));
                 setup.insert(3, "komi 6.5".to_string());
+                let handicap_points = match rules {
+                    "chinese" => handicap as f64,
+                    "aga" => handicap.saturating_sub(1) as f64,
+                    _ => 0.0,
+                };
                 positions.push(Position {
                     name: format!(
                         "{size}x{size}, {handicap} handicap, {moves} moves, seed {seed}, {rules}"
                     ),
                     setup,
                     komi: 6.5,
-                    area,
-                    handicap: if area { handicap } else { 0 },
+                    area: rules != "japanese",
+                    handicap_points,
                 });
             }
         }
