@@ -91,13 +91,17 @@ impl Rules {
         let set = match n.as_str() {
             "japanese" | "jp" | "korean" => RuleSet::Japanese,
             "swedish" | "se" => RuleSet::Swedish,
-            "chinese" | "cn" | "ing" => RuleSet::Chinese,
+            "chinese" | "cn" => RuleSet::Chinese,
             // AGA counts by area with pass stones and situational superko:
             // positional superko and no pass stones give the same result.
             "aga" => RuleSet::Aga,
             // New Zealand rules forbid a repeated situation; a repeated
             // position is as near as the rules core comes.
             "new-zealand" | "newzealand" | "nz" => RuleSet::NewZealand,
+            // Ing's rules count stones and spaces with suicide legal and no
+            // handicap points, as New Zealand rules do (their ko rule is
+            // their own).
+            "ing" | "goe" => RuleSet::NewZealand,
             "tromp-taylor" | "tromptaylor" | "tt" => RuleSet::TrompTaylor,
             _ => return Err(UnknownRules(name.trim().to_string())),
         };
@@ -229,6 +233,7 @@ mod tests {
             assert_eq!(Rules::parse(r.name()).unwrap(), r);
         }
         assert_eq!(Rules::parse("AGA").unwrap().set(), RuleSet::Aga);
+        assert_eq!(Rules::parse("ing").unwrap().set(), RuleSet::NewZealand);
         assert_eq!(
             Rules::parse("new_zealand").unwrap().set(),
             RuleSet::NewZealand
