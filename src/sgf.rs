@@ -889,7 +889,9 @@ fn push_point(out: &mut String, p: Point) {
     out.push(char::from(b'a' + p.y() as u8));
 }
 
-fn write_points(out: &mut String, ident: &str, points: impl Iterator<Item = Point>) {
+/// Appends the property `ident` listing `points` (`AB[aa][bb]`), or nothing
+/// when there are none.
+pub fn write_points(out: &mut String, ident: &str, points: impl Iterator<Item = Point>) {
     let mut points = points.peekable();
     if points.peek().is_none() {
         return;

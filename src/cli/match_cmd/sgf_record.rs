@@ -5,7 +5,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::config::Config;
 use super::results::GameSummary;
-use crate::board::{Color, Point, Scoring};
+use crate::board::{Color, Scoring};
+use crate::cli::score_cmd::territory_marks;
 use crate::score::Judgement;
 use crate::sgf::{Event, GameRecord};
 
@@ -66,38 +67,21 @@ pub(super) fn build_record(
     r
 }
 
-/// The SGF text with the counted territory in its last node, as KGS and
-/// CGoban write it and Sabaki shows it: `TB`/`TW` list each colour's
-/// territory as `scoring` counts it, the points of the opponent's dead
-/// stones included (so the dead stones show as marked). Without a
-/// judgement (a game not counted) the text is unchanged.
+/// The SGF text with the counted territory in its last node
+/// ([`territory_marks`]). Without a judgement (a game not counted) the
+/// text is unchanged.
 pub(super) fn with_territory(
     sgf: String,
     judgement: Option<&Judgement>,
     scoring: Scoring,
 ) -> String {
     let Some(j) = judgement else { return sgf };
-    let mut props = String::new();
-    for (ident, color) in [("TB", Color::Black), ("TW", Color::White)] {
-        let points = j.counted_territory(Some(color), scoring);
-        if !points.is_empty() {
-            props.push_str(ident);
-            for p in points {
-                let _ = write!(props, "[{}]", sgf_point(p));
-            }
-        }
-    }
+    let props = territory_marks(j, scoring);
     // The writer ends the main line with ")\n": the last node comes just before.
     match sgf.trim_end().strip_suffix(')') {
         Some(body) => format!("{body}{props})\n"),
         None => sgf,
     }
-}
-
-/// A point in SGF letters (`aa` is the top-left corner).
-fn sgf_point(p: Point) -> String {
-    let letter = |i: usize| char::from(b'a' + i as u8);
-    format!("{}{}", letter(p.x()), letter(p.y()))
 }
 
 /// Today's date (UTC) as `YYYY-MM-DD`.

@@ -11,10 +11,10 @@
 //! comparison: the scorer sees a [`Game`] built from the moves alone, never
 //! `RE`, `TB` or `TW`.
 
-use crate::board::{Bitboard, Board, Color, Game, Point, Rules};
+use crate::board::{Bitboard, Board, Color, Game, Point, Rules, Scoring};
 use crate::score::{self, Breakdown, Judgement, Owner, PointStatus, Reason, Score};
 use crate::search::judge;
-use crate::sgf::GameRecord;
+use crate::sgf::{write_points, GameRecord};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -294,6 +294,21 @@ pub fn score_file(path: &Path, opts: &Options) -> Result<Counted, String> {
     })
 }
 
+/// `TB` and `TW` as KGS and CGoban write them and Sabaki shows them: each
+/// colour's territory as `scoring` counts it, the points of the opponent's
+/// dead stones included (so the dead stones show as marked).
+pub(crate) fn territory_marks(j: &Judgement, scoring: Scoring) -> String {
+    let mut props = String::new();
+    for (ident, c) in [("TB", Color::Black), ("TW", Color::White)] {
+        write_points(
+            &mut props,
+            ident,
+            j.counted_territory(Some(c), scoring).into_iter(),
+        );
+    }
+    props
+}
+
 /// The record with the count marked for SGF viewers (Sabaki, GoGui): a
 /// node after the last move holding `TB` and `TW` (each side's territory,
 /// the points of the other side's dead stones included) and a comment with
@@ -310,19 +325,7 @@ pub fn marked_sgf(
     let text = record.to_sgf();
     let mut out = text.trim_end().trim_end_matches(')').to_string();
     out.push(';');
-    for (ident, c) in [("TB", Color::Black), ("TW", Color::White)] {
-        let points = j.counted_territory(Some(c), game.rules().scoring());
-        if points.is_empty() {
-            continue;
-        }
-        out.push_str(ident);
-        for p in points {
-            out.push('[');
-            out.push(char::from(b'a' + p.x() as u8));
-            out.push(char::from(b'a' + p.y() as u8));
-            out.push(']');
-        }
-    }
+    out.push_str(&territory_marks(j, game.rules().scoring()));
     let s = Score::from(breakdown);
     let [b, w] = breakdown;
     let mut comment = format!(
