@@ -41,6 +41,17 @@ pub(crate) struct Budget {
     pub what: &'static str,
 }
 
+impl Budget {
+    /// What one position of this reading costs against the [`Allowance`].
+    fn cost(self) -> usize {
+        if self.proof_numbers {
+            PROOF_NUMBER_COST
+        } else {
+            1
+        }
+    }
+}
+
 /// A race the playouts leave open, read over the chain, its liberties and
 /// the short-of-liberties chains around it; 22 plies are enough for the
 /// bent-four sequence with its passes.
@@ -121,13 +132,14 @@ const PLAY_BACK_SPACE: usize = 6;
 /// 20,000 positions, counted in the reading that asked, and 40 plies:
 /// killing capturers left with a bulky five and three dame takes the
 /// defender the vital point, the dame and the eye's points, more than 11
-/// moves.
+/// moves. Read by proof numbers, which find such long kills in far fewer
+/// positions than full width (tune game 2003-06-18-19).
 const PLAY_BACK_BUDGET: Budget = Budget {
     depth: 40,
     nodes: 20_000,
     won_by_capturing: 0,
     play_back: false,
-    proof_numbers: false,
+    proof_numbers: true,
     what: "play-back",
 };
 
@@ -337,20 +349,18 @@ pub(crate) fn can_capture(
     budget: Budget,
     allowance: &Allowance,
 ) -> Option<bool> {
-    let cost = if budget.proof_numbers {
-        PROOF_NUMBER_COST
+    let units = allowance.left.get();
+    let max_nodes = budget.nodes.min(units / budget.cost());
+    let (win, used, spent) = if max_nodes == 0 {
+        (None, 0, 0)
     } else {
-        1
-    };
-    let max_nodes = budget.nodes.min(allowance.left.get() / cost);
-    let (win, used) = if max_nodes == 0 {
-        (None, 0)
-    } else {
-        let mut s = Search::new(board, region, playable, target, attacker, max_nodes, budget);
+        let mut s = Search::new(
+            board, region, playable, target, attacker, max_nodes, units, budget,
+        );
         let win = s.read(board, first, budget.depth);
-        (win, s.nodes.min(max_nodes))
+        (win, s.nodes.min(max_nodes), s.spent().min(units))
     };
-    allowance.left.set(allowance.left.get() - used * cost);
+    allowance.left.set(units - spent);
     let outcome = match win {
         Some(true) => ReadingOutcome::Captured,
         Some(false) => ReadingOutcome::Held,
@@ -426,6 +436,13 @@ struct Search {
     attacker: Color,
     nodes: usize,
     max_nodes: usize,
+    /// What one of its positions costs against the allowance.
+    cost: usize,
+    /// The allowance it may spend, its play-backs included.
+    units: usize,
+    /// What its play-backs cost beyond one of its own positions each (a
+    /// play-back read by proof numbers costs more a position).
+    extra: usize,
     /// See [`Budget::won_by_capturing`].
     won_by_capturing: usize,
     /// See [`Budget::play_back`].
@@ -442,8 +459,10 @@ struct Search {
 }
 
 impl Search {
-    /// A search of `board` at most `max_nodes` positions long, with
-    /// `budget`'s rules; the stones on the board are playable once taken.
+    /// A search of `board` at most `max_nodes` positions long and `units`
+    /// of the allowance, with `budget`'s rules; the stones on the board are
+    /// playable once taken.
+    #[allow(clippy::too_many_arguments)]
     fn new(
         board: &Board,
         region: Bitboard,
@@ -451,6 +470,7 @@ impl Search {
         target: Point,
         attacker: Color,
         max_nodes: usize,
+        units: usize,
         budget: Budget,
     ) -> Search {
         Search {
@@ -461,6 +481,9 @@ impl Search {
             attacker,
             nodes: 0,
             max_nodes,
+            cost: budget.cost(),
+            units,
+            extra: 0,
             won_by_capturing: budget.won_by_capturing,
             play_back: budget.play_back,
             played_back: FxHashMap::default(),
@@ -681,9 +704,11 @@ impl Search {
         if let Some(&dies) = self.played_back.get(&key) {
             return dies;
         }
+        let units = self.units.saturating_sub(self.spent());
         let max_nodes = PLAY_BACK_BUDGET
             .nodes
-            .min(self.max_nodes.saturating_sub(self.nodes));
+            .min(self.max_nodes.saturating_sub(self.nodes))
+            .min(units / PLAY_BACK_BUDGET.cost());
         let mut back = Search::new(
             b,
             capturers | emptied,
@@ -691,12 +716,19 @@ impl Search {
             target,
             defender,
             max_nodes,
+            units,
             PLAY_BACK_BUDGET,
         );
         let dies = back.read(b, defender, PLAY_BACK_BUDGET.depth) == Some(true);
         self.nodes += back.nodes;
+        self.extra += back.spent().saturating_sub(back.nodes * self.cost);
         self.played_back.insert(key, dies);
         dies
+    }
+
+    /// The allowance spent so far, its play-backs included.
+    fn spent(&self) -> usize {
+        self.nodes * self.cost + self.extra
     }
 
     /// Whether a defending chain with a stone in the region has a liberty
@@ -838,42 +870,58 @@ mod tests {
         };
         let (race, race_cost) = read(RACE_BUDGET);
         let (full, full_cost) = read(RACE_READ_BUDGET);
-        // The same answer for a hundredth of the reading (7 positions
-        // against 15,117).
+        // The same answer for a fiftieth of the reading (197 of the
+        // allowance, the play-backs' proof numbers included, against
+        // 15,117).
         assert_eq!(race, Some(false));
         assert_eq!(full, Some(false));
-        assert!(race_cost * 100 < full_cost);
+        assert!(
+            race_cost * 50 < full_cost,
+            "{race_cost} against {full_cost}"
+        );
     }
 
     /// Black's B9-D9 inside White's only eye space, White's chain with one
-    /// liberty outside, G9. White takes the three stones (A9, G9 for Black,
-    /// E9), but Black plays back at C9, the vital point of the straight
-    /// three left, and White dies: the race reading finds no kill. Read
-    /// without the play-back, the capture stands.
-    #[test]
-    fn a_capture_the_defender_plays_back_into_is_no_kill() {
+    /// liberty outside, G9: White's race to take the three stones, read
+    /// with `budget` and `allowance`.
+    fn read_play_back_shape(budget: Budget, allowance: &Allowance) -> Option<bool> {
         let board = board_9x9(&[".XXX.O.X.", "OOOOOOXX.", "XXXXXXX.."]);
         let p = |x, y| Point::new(x, y);
         let region = (0..5).fold(Bitboard::EMPTY, |b, x| b | Bitboard::single(p(x, 0)));
         let playable = region | Bitboard::single(p(6, 0));
-        let read = |budget: Budget| {
-            can_capture(
-                &board,
-                region,
-                playable,
-                p(1, 0),
-                Color::White,
-                Color::White,
-                budget,
-                &Allowance::new(READING_ALLOWANCE),
-            )
-        };
+        let (target, white) = (p(1, 0), Color::White);
+        can_capture(
+            &board, region, playable, target, white, white, budget, allowance,
+        )
+    }
+
+    /// White takes the three stones (A9, G9 for Black, E9), but Black plays
+    /// back at C9, the vital point of the straight three left, and White
+    /// dies: the race reading finds no kill. Read without the play-back,
+    /// the capture stands.
+    #[test]
+    fn a_capture_the_defender_plays_back_into_is_no_kill() {
+        let read = |budget| read_play_back_shape(budget, &Allowance::new(READING_ALLOWANCE));
         assert_eq!(read(RACE_BUDGET), Some(false));
         let no_play_back = Budget {
             play_back: false,
             ..RACE_BUDGET
         };
         assert_eq!(read(no_play_back), Some(true));
+    }
+
+    /// The play-backs are read by proof numbers: their positions count in
+    /// the race's own, and cost the judgement's allowance what proof-number
+    /// positions cost, more than the race's full-width ones.
+    #[test]
+    fn a_play_back_costs_the_allowance_what_proof_numbers_cost() {
+        let allowance = Allowance::new(READING_ALLOWANCE);
+        assert_eq!(read_play_back_shape(RACE_BUDGET, &allowance), Some(false));
+        let positions = allowance.take_log()[0].positions;
+        let spent = READING_ALLOWANCE - allowance.left.get();
+        assert!(positions > 0);
+        assert!(spent > positions, "{spent} spent for {positions} positions");
+        assert!(spent <= positions * PROOF_NUMBER_COST);
     }
 
     /// Black's two stones in the corner, White to take them at C9; the
