@@ -44,11 +44,17 @@ pub(crate) struct Budget {
 impl Budget {
     /// What one position of this reading costs against the [`Allowance`].
     fn cost(self) -> usize {
-        if self.proof_numbers {
-            PROOF_NUMBER_COST
-        } else {
-            1
-        }
+        position_cost(self.proof_numbers)
+    }
+}
+
+/// What one position costs against the [`Allowance`], read by proof
+/// numbers or full width.
+const fn position_cost(proof_numbers: bool) -> usize {
+    if proof_numbers {
+        PROOF_NUMBER_COST
+    } else {
+        1
     }
 }
 
@@ -436,8 +442,6 @@ struct Search {
     attacker: Color,
     nodes: usize,
     max_nodes: usize,
-    /// What one of its positions costs against the allowance.
-    cost: usize,
     /// The allowance it may spend, its play-backs included.
     units: usize,
     /// What its play-backs cost beyond one of its own positions each (a
@@ -481,7 +485,6 @@ impl Search {
             attacker,
             nodes: 0,
             max_nodes,
-            cost: budget.cost(),
             units,
             extra: 0,
             won_by_capturing: budget.won_by_capturing,
@@ -721,14 +724,16 @@ impl Search {
         );
         let dies = back.read(b, defender, PLAY_BACK_BUDGET.depth) == Some(true);
         self.nodes += back.nodes;
-        self.extra += back.spent().saturating_sub(back.nodes * self.cost);
+        self.extra += back
+            .spent()
+            .saturating_sub(back.nodes * position_cost(self.proof_numbers));
         self.played_back.insert(key, dies);
         dies
     }
 
     /// The allowance spent so far, its play-backs included.
     fn spent(&self) -> usize {
-        self.nodes * self.cost + self.extra
+        self.nodes * position_cost(self.proof_numbers) + self.extra
     }
 
     /// Whether a defending chain with a stone in the region has a liberty
