@@ -484,8 +484,9 @@ struct EyeSpaceGroup {
     /// The chains and their small enclosed areas.
     region: Bitboard,
     /// Points outside the region both sides may play: the chains' other
-    /// liberties (dame), and dead stones of `c` next to the areas with
-    /// their liberties.
+    /// liberties (dame), dead stones of `c` next to the areas with their
+    /// liberties, and the enemy chains the group touches that are not sure
+    /// to live, with their liberties and the points next to those.
     beyond: Bitboard,
 }
 
@@ -533,10 +534,14 @@ fn eye_space_group(
     // Dead stones of `c` next to those areas: the attacker may need to
     // capture them to take an eye.
     let cut_off = Bitboard::flood_fill(areas.neighbours() & dead, dead);
-    // Enemy chains the group touches that are not sure to live: a race.
+    // Enemy chains the group touches that are not sure to live: a race,
+    // read with their liberties and the points next to those. A chain
+    // that stepped onto a liberty would otherwise gain liberties the
+    // reading never fills, and be taken for uncapturable.
     let sure = marked(opp, status, PointStatus::Alive);
     let racing = Bitboard::flood_fill(chains.neighbours() & opp & !sure & !areas, opp & !sure);
-    let racing = racing | (racing.neighbours() & empty);
+    let racing_libs = racing.neighbours() & empty;
+    let racing = racing | racing_libs | (racing_libs.neighbours() & empty);
     Some(EyeSpaceGroup {
         chains,
         region: chains | areas,
@@ -1378,6 +1383,47 @@ mod tests {
         let (_, killed, log) = read(&vec![0.9; crate::board::SLOTS]);
         assert!(killed.is_empty());
         assert!(log.iter().all(|r| r.what != "local search"));
+    }
+
+    /// White's A3-B1 has one eye (A1-A2) and touches Black's dead C3-E1,
+    /// in atari at F1 inside White's area. Black may play F1 first, but
+    /// White then takes the ten stones from G1: the group lives. Read
+    /// without G1, Black's chain would have a liberty the reading never
+    /// fills, and the group would die to A2 (validate game 2002-10-19-13).
+    #[test]
+    fn a_dead_chain_next_to_a_group_cannot_run_out_of_the_points_read() {
+        let rows = [
+            "",
+            "",
+            "",
+            "",
+            "..OOOOOOO",
+            "XXOOOOOOO",
+            "OOXXXOOOO",
+            ".OXXXOOOO",
+            ".OXXX..OO",
+        ];
+        let b = crate::score::tests::board_9x9(&rows);
+        let group =
+            Bitboard::from_iter([(0, 6), (1, 6), (1, 7), (1, 8)].map(|(x, y)| Point::new(x, y)));
+        let dead = Bitboard::from_iter((2..5).flat_map(|x| (6..9).map(move |y| Point::new(x, y))));
+        let mut calls = calls();
+        for p in dead.iter() {
+            calls.status[p.index()] = PointStatus::Dead;
+        }
+        let safe = (b.stones(Color::Black) | b.stones(Color::White)) & !group & !dead;
+        let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
+        let survival = vec![0.7; crate::board::SLOTS];
+        let e = Bitboard::EMPTY;
+        let killed = read_eye_spaces(&b, &mut calls, &survival, safe, e, &reading, None);
+        assert!(killed.is_empty());
+        for p in group.iter() {
+            assert_eq!(calls.status[p.index()], PointStatus::Alive);
+        }
+        let log = reading.take_log();
+        assert!(log
+            .iter()
+            .any(|r| r.what == "eye space" && group.contains(r.target)));
     }
 
     /// The bottom rows of [`board`] below an open area: Black's stones on
