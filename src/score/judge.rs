@@ -484,9 +484,10 @@ struct EyeSpaceGroup {
     /// The chains and their small enclosed areas.
     region: Bitboard,
     /// Points outside the region both sides may play: the chains' other
-    /// liberties (dame), dead stones of `c` next to the areas with their
-    /// liberties, and the enemy chains the group touches that are not sure
-    /// to live, with their liberties and the points next to those.
+    /// liberties (dame) and the empty points next to them, dead stones of
+    /// `c` next to the areas with their liberties, and the enemy chains the
+    /// group touches that are not sure to live, with their liberties and
+    /// the points next to those.
     beyond: Bitboard,
 }
 
@@ -542,10 +543,15 @@ fn eye_space_group(
     let racing = Bitboard::flood_fill(chains.neighbours() & opp & !sure & !areas, opp & !sure);
     let racing_libs = racing.neighbours() & empty;
     let racing = racing | racing_libs | (racing_libs.neighbours() & empty);
+    // The chains' liberties outside, with the empty points next to them:
+    // an attacker stone played on such a dame would otherwise keep a
+    // liberty the reading never fills, and never be captured.
+    let dame = chains.neighbours() & outside & empty;
     Some(EyeSpaceGroup {
         chains,
         region: chains | areas,
-        beyond: (chains.neighbours() & outside & empty)
+        beyond: dame
+            | (dame.neighbours() & empty & !areas)
             | cut_off
             | (cut_off.neighbours() & empty)
             | racing,
@@ -1383,6 +1389,42 @@ mod tests {
         let (_, killed, log) = read(&vec![0.9; crate::board::SLOTS]);
         assert!(killed.is_empty());
         assert!(log.iter().all(|r| r.what != "local search"));
+    }
+
+    /// Black's group in White's area has two eyes, D2 and J1. White at C1
+    /// makes D2 false, but Black takes that stone from B1, next to its
+    /// wall: the group lives. Read without B1, the stone on C1 would keep a
+    /// liberty the reading never fills (tune game 2015-01-10-11).
+    #[test]
+    fn a_stone_played_on_a_dame_can_be_captured_from_beside_it() {
+        let rows = [
+            "",
+            "",
+            "XXXXXXXXX",
+            "XOOOOOOOO",
+            "XO...O..O",
+            "XOOOOOOOO",
+            "XOOXXXXXX",
+            "XOX.XXXXX",
+            "X..XXXXX.",
+        ];
+        let b = crate::score::tests::board_9x9(&rows);
+        let group = b.stones(Color::Black)
+            & Bitboard::from_iter((2..9).flat_map(|x| (6..9).map(move |y| Point::new(x, y))));
+        let safe = (b.stones(Color::Black) | b.stones(Color::White)) & !group;
+        let mut calls = calls();
+        let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
+        let survival = vec![0.7; crate::board::SLOTS];
+        let e = Bitboard::EMPTY;
+        let killed = read_eye_spaces(&b, &mut calls, &survival, safe, e, &reading, None);
+        assert!(killed.is_empty());
+        for p in group.iter() {
+            assert_eq!(calls.status[p.index()], PointStatus::Alive);
+        }
+        let log = reading.take_log();
+        assert!(log
+            .iter()
+            .any(|r| r.what == "eye space" && group.contains(r.target)));
     }
 
     /// White's A3-B1 has one eye (A1-A2) and touches Black's dead C3-E1,
