@@ -1391,6 +1391,34 @@ mod tests {
         assert!(log.iter().all(|r| r.what != "local search"));
     }
 
+    /// The points of columns `xs` on rows `ys` (counted from the top).
+    fn rectangle(xs: std::ops::Range<usize>, ys: std::ops::Range<usize>) -> Bitboard {
+        Bitboard::from_iter(xs.flat_map(|x| ys.clone().map(move |y| Point::new(x, y))))
+    }
+
+    /// Reads the eye spaces of `b` with `dead` called dead and every other
+    /// chain but `group` safe, the playouts keeping `group` in 70% of
+    /// them, and checks that `group` is read and left alive.
+    fn assert_read_and_kept(b: &Board, group: Bitboard, dead: Bitboard) {
+        let mut calls = calls();
+        for p in dead.iter() {
+            calls.status[p.index()] = PointStatus::Dead;
+        }
+        let safe = (b.stones(Color::Black) | b.stones(Color::White)) & !group & !dead;
+        let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
+        let survival = vec![0.7; crate::board::SLOTS];
+        let e = Bitboard::EMPTY;
+        let killed = read_eye_spaces(b, &mut calls, &survival, safe, e, &reading, None);
+        assert!(killed.is_empty());
+        for p in group.iter() {
+            assert_eq!(calls.status[p.index()], PointStatus::Alive);
+        }
+        assert!(reading
+            .take_log()
+            .iter()
+            .any(|r| r.what == "eye space" && group.contains(r.target)));
+    }
+
     /// Black's group in White's area has two eyes, D2 and J1. White at C1
     /// makes D2 false, but Black takes that stone from B1, next to its
     /// wall: the group lives. Read without B1, the stone on C1 would keep a
@@ -1409,22 +1437,8 @@ mod tests {
             "X..XXXXX.",
         ];
         let b = crate::score::tests::board_9x9(&rows);
-        let group = b.stones(Color::Black)
-            & Bitboard::from_iter((2..9).flat_map(|x| (6..9).map(move |y| Point::new(x, y))));
-        let safe = (b.stones(Color::Black) | b.stones(Color::White)) & !group;
-        let mut calls = calls();
-        let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
-        let survival = vec![0.7; crate::board::SLOTS];
-        let e = Bitboard::EMPTY;
-        let killed = read_eye_spaces(&b, &mut calls, &survival, safe, e, &reading, None);
-        assert!(killed.is_empty());
-        for p in group.iter() {
-            assert_eq!(calls.status[p.index()], PointStatus::Alive);
-        }
-        let log = reading.take_log();
-        assert!(log
-            .iter()
-            .any(|r| r.what == "eye space" && group.contains(r.target)));
+        let group = b.stones(Color::Black) & rectangle(2..9, 6..9);
+        assert_read_and_kept(&b, group, Bitboard::EMPTY);
     }
 
     /// White's A3-B1 has one eye (A1-A2) and touches Black's dead C3-E1,
@@ -1446,26 +1460,8 @@ mod tests {
             ".OXXX..OO",
         ];
         let b = crate::score::tests::board_9x9(&rows);
-        let group =
-            Bitboard::from_iter([(0, 6), (1, 6), (1, 7), (1, 8)].map(|(x, y)| Point::new(x, y)));
-        let dead = Bitboard::from_iter((2..5).flat_map(|x| (6..9).map(move |y| Point::new(x, y))));
-        let mut calls = calls();
-        for p in dead.iter() {
-            calls.status[p.index()] = PointStatus::Dead;
-        }
-        let safe = (b.stones(Color::Black) | b.stones(Color::White)) & !group & !dead;
-        let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
-        let survival = vec![0.7; crate::board::SLOTS];
-        let e = Bitboard::EMPTY;
-        let killed = read_eye_spaces(&b, &mut calls, &survival, safe, e, &reading, None);
-        assert!(killed.is_empty());
-        for p in group.iter() {
-            assert_eq!(calls.status[p.index()], PointStatus::Alive);
-        }
-        let log = reading.take_log();
-        assert!(log
-            .iter()
-            .any(|r| r.what == "eye space" && group.contains(r.target)));
+        let group = b.stones(Color::White) & rectangle(0..2, 6..9);
+        assert_read_and_kept(&b, group, rectangle(2..5, 6..9));
     }
 
     /// The bottom rows of [`board`] below an open area: Black's stones on
