@@ -532,6 +532,7 @@ fn eye_space_group(
         return None;
     }
     let empty = on & !(own | opp);
+    let next = |points: Bitboard| points.neighbours() & empty;
     // Dead stones of `c` next to those areas: the attacker may need to
     // capture them to take an eye.
     let cut_off = Bitboard::flood_fill(areas.neighbours() & dead, dead);
@@ -541,8 +542,7 @@ fn eye_space_group(
     // reading never fills, and be taken for uncapturable.
     let sure = marked(opp, status, PointStatus::Alive);
     let racing = Bitboard::flood_fill(chains.neighbours() & opp & !sure & !areas, opp & !sure);
-    let racing_libs = racing.neighbours() & empty;
-    let racing = racing | racing_libs | (racing_libs.neighbours() & empty);
+    let racing_libs = next(racing);
     // The chains' liberties outside, with the empty points next to them:
     // an attacker stone played on such a dame would otherwise keep a
     // liberty the reading never fills, and never be captured.
@@ -551,10 +551,12 @@ fn eye_space_group(
         chains,
         region: chains | areas,
         beyond: dame
-            | (dame.neighbours() & empty & !areas)
+            | next(dame)
             | cut_off
-            | (cut_off.neighbours() & empty)
-            | racing,
+            | next(cut_off)
+            | racing
+            | racing_libs
+            | next(racing_libs),
     })
 }
 
