@@ -189,6 +189,60 @@ fn a_group_living_on_a_ko_dies_in_confirmation() {
     assert_eq!(out.score.to_string(), "B+165.5");
 }
 
+/// Tune game 2006-08-06-19: White's four stones at O4, with the three
+/// beside them, die to a kill full width runs out on at 400,000 positions;
+/// proof numbers, read after it, find it in a few thousand.
+#[test]
+fn a_long_kill_full_width_runs_out_on_is_read_by_proof_numbers() {
+    let path = repo().join("gtp-tests/games/score-kgs-long-kill.sgf");
+    let out = score_file(&path, &Options::default()).unwrap();
+    assert_eq!(out.score.to_string(), "W+19.5");
+    let full_width =
+        "\n  eye space of W O4 (4 stones), Black first: ran out after 400,000 positions\n";
+    let proof_numbers = "\n  eye space of W O4 (4 stones), Black first: captured (";
+    assert!(
+        out.readings
+            .contains(&format!("{full_width}{}", &proof_numbers[1..])),
+        "{}",
+        out.readings
+    );
+    assert!(
+        out.diagram
+            .contains(" 4 + + X O - O O X X X O O X o X X o X o 4"),
+        "{}",
+        out.diagram
+    );
+}
+
+/// 2017-01-18-12: proof numbers kill Black's 16 stones at M7 by taking an
+/// eye at J1, where White's H1 and J1 are then left one liberty outside the
+/// points read. Read again with that liberty, the kill fails, and the group
+/// lives as the players agreed.
+#[test]
+fn a_proof_number_kill_must_stand_with_short_attackers_capturable() {
+    let path = repo().join("../shared/data/scoring/games/2017-01-18-12.sgf");
+    if !path.exists() {
+        common::tools::skip(&format!("no {}", path.display()));
+        return;
+    }
+    let out = score_file(&path, &Options::default()).unwrap();
+    assert_eq!(out.score.to_string(), "B+19.5");
+    let read = "  eye space of B M7 (16 stones), White first: ";
+    let lines: Vec<&str> = out
+        .readings
+        .lines()
+        .filter(|l| l.starts_with(read))
+        .collect();
+    assert_eq!(lines.len(), 3, "{}", out.readings);
+    assert!(
+        lines[0].ends_with("ran out after 400,000 positions"),
+        "{}",
+        out.readings
+    );
+    assert!(lines[1].contains("captured ("), "{}", out.readings);
+    assert!(lines[2].contains("holds ("), "{}", out.readings);
+}
+
 /// Stones shut in the opponent's corner with no eye between them: the light
 /// playouts alone keep them alive more than half the time and name the
 /// wrong winner; the search's playouts, which every count mixes in, kill

@@ -130,6 +130,18 @@ pub(crate) const EYE_SPACE_BUDGET: Budget = Budget {
     what: "eye space",
 };
 
+/// An unsure group's eye space read again by proof numbers once
+/// [`EYE_SPACE_BUDGET`] has run out: a long kill with few replies at each
+/// step takes them a few thousand positions (tune game 2006-08-06-19:
+/// 13,599 where full width ran out at 400,000). Read first, with 50,000
+/// in place of full width, they ran out on a ko kill full width finds
+/// (dev game 2017-06-18-16).
+pub(crate) const EYE_SPACE_PROOF_BUDGET: Budget = Budget {
+    nodes: 50_000,
+    proof_numbers: true,
+    ..EYE_SPACE_BUDGET
+};
+
 /// Most points a capture may empty for [`Budget::play_back`] to apply:
 /// the biggest nakade, a rabbity six.
 const PLAY_BACK_SPACE: usize = 6;

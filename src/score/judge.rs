@@ -408,13 +408,68 @@ fn read_eye_space_sweep(
         } else {
             confirm::QUICK_BUDGET
         };
-        let r = confirm::can_capture(board, group.region, playable, p, opp, opp, budget, reading);
+        let mut r =
+            confirm::can_capture(board, group.region, playable, p, opp, opp, budget, reading);
+        if r.is_none() && unsure {
+            r = proof_number_kill(board, &group, playable, p, opp, reading);
+        }
         if r != Some(true) {
             continue;
         }
         killed |= mark_killed(board, calls, &group, opp, Reason::EyeSpaceKilled);
     }
     killed
+}
+
+/// Whether `attacker` kills `group` by the eye-space reading of
+/// proof numbers, which finds long kills full width runs out on, but also
+/// kills that rest on the reading's edge: such a kill must stand again
+/// with the attacker's chains next to the group that are short of
+/// liberties, and those liberties, played in too. Dev game 2017-01-18-12:
+/// White's J1 takes away an eye, and the two stones H1 and J1 are then
+/// left one liberty, G1, outside the points read; Black takes them there
+/// and lives.
+fn proof_number_kill(
+    board: &Board,
+    group: &EyeSpaceGroup,
+    playable: Bitboard,
+    target: Point,
+    attacker: Color,
+    reading: &confirm::Allowance,
+) -> Option<bool> {
+    let budget = confirm::EYE_SPACE_PROOF_BUDGET;
+    let read = |playable| {
+        confirm::can_capture(
+            board,
+            group.region,
+            playable,
+            target,
+            attacker,
+            attacker,
+            budget,
+            reading,
+        )
+    };
+    if read(playable) != Some(true) {
+        return None;
+    }
+    let stones = board.stones(attacker);
+    let empty = Bitboard::on_board(board.size()) & !(stones | board.stones(attacker.opponent()));
+    let mut short = Bitboard::EMPTY;
+    let mut touching = group.chains.neighbours() & stones & !playable;
+    while let Some(q) = touching.first() {
+        let chain = Bitboard::flood_fill(Bitboard::single(q), stones);
+        touching &= !chain;
+        let liberties = chain.neighbours() & empty;
+        if liberties.count() <= SHORT_OF_LIBERTIES {
+            short |= chain | liberties;
+        }
+    }
+    if (short & !playable).is_empty() || read(playable | short) == Some(true) {
+        Some(true)
+    } else {
+        None
+    }
 }
 
 /// Marks the chains of `group` dead for `why`, and the stones of `attacker`
@@ -560,6 +615,9 @@ fn eye_space_group(
     })
 }
 
+/// Most liberties of an attacker's chain next to a group for a
+/// [`proof_number_kill`] to be read again with that chain capturable.
+const SHORT_OF_LIBERTIES: usize = 2;
 /// Survival rate below which a chain the playouts keep alive is read out.
 const UNSURE: f64 = 0.8;
 /// Seki rate from which a chain counts as unsettled in a race.
