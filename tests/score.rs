@@ -189,23 +189,18 @@ fn a_group_living_on_a_ko_dies_in_confirmation() {
     assert_eq!(out.score.to_string(), "B+165.5");
 }
 
-/// Tune game 2006-08-06-19: White's four stones at O4, with the three
-/// beside them, die to a kill full width runs out on at 400,000 positions;
-/// proof numbers, read after it, find it in a few thousand.
+/// Tune game 2006-08-06-19: White's O4 group (4 stones, and three chains
+/// of 6 stones beside it) dies to a kill full width runs out on at 400,000
+/// positions; proof numbers, read after it, find it in a few thousand.
 #[test]
 fn a_long_kill_full_width_runs_out_on_is_read_by_proof_numbers() {
     let path = repo().join("gtp-tests/games/score-kgs-long-kill.sgf");
     let out = score_file(&path, &Options::default()).unwrap();
     assert_eq!(out.score.to_string(), "W+19.5");
-    let full_width =
-        "\n  eye space of W O4 (4 stones), Black first: ran out after 400,000 positions\n";
-    let proof_numbers = "\n  eye space of W O4 (4 stones), Black first: captured (";
-    assert!(
-        out.readings
-            .contains(&format!("{full_width}{}", &proof_numbers[1..])),
-        "{}",
-        out.readings
-    );
+    let readings = "
+  eye space of W O4 (4 stones), Black first: ran out after 400,000 positions
+  eye space of W O4 (4 stones), Black first: captured (";
+    assert!(out.readings.contains(readings), "{}", out.readings);
     assert!(
         out.diagram
             .contains(" 4 + + X O - O O X X X O O X o X X o X o 4"),

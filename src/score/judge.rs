@@ -408,12 +408,12 @@ fn read_eye_space_sweep(
         } else {
             confirm::QUICK_BUDGET
         };
-        let mut r =
+        let full_width =
             confirm::can_capture(board, group.region, playable, p, opp, opp, budget, reading);
-        if r.is_none() && unsure {
-            r = proof_number_kill(board, &group, playable, p, opp, reading);
-        }
-        if r != Some(true) {
+        let kill = full_width.unwrap_or_else(|| {
+            unsure && proof_number_kill(board, &group, playable, p, opp, reading)
+        });
+        if !kill {
             continue;
         }
         killed |= mark_killed(board, calls, &group, opp, Reason::EyeSpaceKilled);
@@ -421,10 +421,10 @@ fn read_eye_space_sweep(
     killed
 }
 
-/// Whether `attacker` kills `group` by the eye-space reading of
-/// proof numbers, which finds long kills full width runs out on, but also
-/// kills that rest on the reading's edge: such a kill must stand again
-/// with the attacker's chains next to the group that are short of
+/// Whether `attacker`, moving first, kills `group` in an eye-space reading
+/// by proof numbers. They find long kills full width runs out on, but also
+/// kills that rest on the edge of the points read: such a kill must stand
+/// again with the attacker's chains next to the group that are short of
 /// liberties, and those liberties, played in too. Dev game 2017-01-18-12:
 /// White's J1 takes away an eye, and the two stones H1 and J1 are then
 /// left one liberty, G1, outside the points read; Black takes them there
@@ -436,7 +436,7 @@ fn proof_number_kill(
     target: Point,
     attacker: Color,
     reading: &confirm::Allowance,
-) -> Option<bool> {
+) -> bool {
     let budget = confirm::EYE_SPACE_PROOF_BUDGET;
     let read = |playable| {
         confirm::can_capture(
@@ -451,7 +451,7 @@ fn proof_number_kill(
         )
     };
     if read(playable) != Some(true) {
-        return None;
+        return false;
     }
     let stones = board.stones(attacker);
     let empty = Bitboard::on_board(board.size()) & !(stones | board.stones(attacker.opponent()));
@@ -465,11 +465,7 @@ fn proof_number_kill(
             short |= chain | liberties;
         }
     }
-    if (short & !playable).is_empty() || read(playable | short) == Some(true) {
-        Some(true)
-    } else {
-        None
-    }
+    (short & !playable).is_empty() || read(playable | short) == Some(true)
 }
 
 /// Marks the chains of `group` dead for `why`, and the stones of `attacker`
