@@ -454,18 +454,18 @@ fn proof_number_kill(
         return false;
     }
     let stones = board.stones(attacker);
-    let empty = Bitboard::on_board(board.size()) & !(stones | board.stones(attacker.opponent()));
     let mut short = Bitboard::EMPTY;
     let mut touching = group.chains.neighbours() & stones & !playable;
     while let Some(q) = touching.first() {
         let chain = Bitboard::flood_fill(Bitboard::single(q), stones);
         touching &= !chain;
-        let liberties = chain.neighbours() & empty;
+        let liberties = board.liberties_bb(q);
         if liberties.count() <= SHORT_OF_LIBERTIES {
             short |= chain | liberties;
         }
     }
-    (short & !playable).is_empty() || read(playable | short) == Some(true)
+    // Each chain taken lies outside `playable`: none means nothing to add.
+    short.is_empty() || read(playable | short) == Some(true)
 }
 
 /// Marks the chains of `group` dead for `why`, and the stones of `attacker`
