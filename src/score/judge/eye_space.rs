@@ -186,17 +186,17 @@ fn proof_number_kill(
         return false;
     }
     let stones = board.stones(attacker);
+    let touching = group.chains.neighbours() & stones & !playable;
     let mut short = Bitboard::EMPTY;
-    let mut touching = group.chains.neighbours() & stones & !playable;
-    while let Some(q) = touching.first() {
-        let chain = Bitboard::flood_fill(Bitboard::single(q), stones);
-        touching &= !chain;
+    for chain in Bitboard::flood_fill(touching, stones).components() {
+        let Some(q) = chain.first() else { continue };
         let liberties = board.liberties_bb(q);
         if liberties.count() <= SHORT_OF_LIBERTIES {
             short |= chain | liberties;
         }
     }
-    // Each chain taken lies outside `playable`: none means nothing to add.
+    // Each chain taken has a stone outside `playable`: none means nothing
+    // to add.
     short.is_empty() || read(playable | short) == Some(true)
 }
 
