@@ -117,20 +117,15 @@ fn read_eye_space_sweep(
         // The search takes the enemy chains around those points as
         // uncapturable: they must be safely alive.
         let areas = group.region & !group.chains;
-        let mut around = (group.beyond | areas).neighbours() & on & board.stones(opp) & !playable;
-        let mut weak = false;
-        while let Some(q) = around.first() {
-            let enemy = Bitboard::flood_fill(Bitboard::single(q), board.stones(opp));
-            around &= !enemy;
-            let outside = board.liberties_bb(q) & !playable;
-            if calls.status[q.index()] != PointStatus::Alive
-                || shaky.contains(q)
-                || outside.is_empty()
-            {
-                weak = true;
-                break;
-            }
-        }
+        let around = (group.beyond | areas).neighbours() & on & board.stones(opp) & !playable;
+        let weak = Bitboard::flood_fill(around, board.stones(opp))
+            .components()
+            .filter_map(|enemy| enemy.first())
+            .any(|q| {
+                calls.status[q.index()] != PointStatus::Alive
+                    || shaky.contains(q)
+                    || (board.liberties_bb(q) & !playable).is_empty()
+            });
         if weak {
             continue;
         }

@@ -296,10 +296,9 @@ fn read_eyeless_race(
     };
     let mut racing = Vec::new();
     let mut playable = chains | libs;
-    let mut near = chains.neighbours() & board.stones(opp) & !safe;
-    while let Some(q) = near.first() {
-        let enemy = Bitboard::flood_fill(Bitboard::single(q), board.stones(opp));
-        near &= !enemy;
+    let near = chains.neighbours() & board.stones(opp) & !safe;
+    for enemy in Bitboard::flood_fill(near, board.stones(opp)).components() {
+        let Some(q) = enemy.first() else { continue };
         // A partner the playouts often lose or leave in seki: a race, or a
         // seki by capture-and-play-back.
         if calls.status[q.index()] == PointStatus::Alive
@@ -322,13 +321,14 @@ fn read_eyeless_race(
             return None;
         }
         let mut more = empty.neighbours() & on & !stones & !playable;
-        let mut touching =
-            (empty.neighbours() | (playable & stones).neighbours()) & stones & !playable;
-        while let Some(q) = touching.first() {
-            let other = Bitboard::flood_fill(Bitboard::single(q), board.stones(board.get(q)?));
-            touching &= !other;
-            if !firm(q) {
-                more |= other | board.liberties_bb(q);
+        let touching = (empty.neighbours() | (playable & stones).neighbours()) & stones & !playable;
+        for side in Color::ALL {
+            let own = board.stones(side);
+            for other in Bitboard::flood_fill(touching & own, own).components() {
+                let Some(q) = other.first() else { continue };
+                if !firm(q) {
+                    more |= other | board.liberties_bb(q);
+                }
             }
         }
         if more.is_empty() {

@@ -154,9 +154,8 @@ fn dame_liberties(board: &Board, region: Bitboard, status: &[PointStatus]) -> Bi
     for c in Color::ALL {
         let enemy = on & board.stones(c.opponent());
         let living = enemy & !marked(enemy, status, PointStatus::Dead);
-        let mut chains = near & board.stones(c);
-        while let Some(q) = chains.first() {
-            chains &= !Bitboard::flood_fill(Bitboard::single(q), board.stones(c));
+        let chains = Bitboard::flood_fill(near & board.stones(c), board.stones(c));
+        for q in chains.components().filter_map(|chain| chain.first()) {
             extra |= board.liberties_bb(q) & !region & living.neighbours();
         }
     }
