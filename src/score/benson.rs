@@ -16,19 +16,13 @@ pub fn unconditionally_alive(board: &Board, color: Color) -> Bitboard {
     let empty = on & !(board.stones(Color::Black) | board.stones(Color::White));
 
     // Chains as (stones, liberties).
-    let mut chains: Vec<(Bitboard, Bitboard)> = Vec::new();
-    let mut left = own;
-    while let Some(p) = left.first() {
-        let stones = Bitboard::flood_fill(Bitboard::single(p), own);
-        left &= !stones;
-        chains.push((stones, stones.neighbours() & empty));
-    }
+    let chains: Vec<(Bitboard, Bitboard)> = own
+        .components()
+        .map(|stones| (stones, stones.neighbours() & empty))
+        .collect();
     // Regions as (points, chains around it, chains it is vital to).
     let mut regions: Vec<(Bitboard, Vec<usize>, Vec<usize>)> = Vec::new();
-    let mut open = on & !own;
-    while let Some(p) = open.first() {
-        let points = Bitboard::flood_fill(Bitboard::single(p), open);
-        open &= !points;
+    for points in (on & !own).components() {
         let rim = points.neighbours() & own;
         let region_empty = points & empty;
         let mut around = Vec::new();

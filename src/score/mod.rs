@@ -261,10 +261,7 @@ impl Judgement {
         }
         let on = Bitboard::on_board(board.size());
         let living = alive[0] | alive[1] | seki[0] | seki[1];
-        let mut open = on & !living;
-        while let Some(seed) = open.first() {
-            let region = Bitboard::flood_fill([seed].into_iter().collect(), open);
-            open &= !region;
+        for region in (on & !living).components() {
             let rim = region.neighbours() & on;
             let touches = |b: Bitboard| !(rim & b).is_empty();
             let black = touches(alive[0] | seki[0]);

@@ -205,10 +205,9 @@ fn chain_statuses(
     for c in Color::ALL {
         let safe = safe_both & board.stones(c);
         let opp_first = &tallies[c.opponent().index()];
-        let mut left = board.stones(c) & !safe;
-        while let Some(p) = left.first() {
-            let chain = Bitboard::flood_fill(Bitboard::single(p), board.stones(c));
-            left &= !chain;
+        // `safe` holds whole chains.
+        for chain in (board.stones(c) & !safe).components() {
+            let Some(p) = chain.first() else { continue };
             let n = chain.count() as f64;
             let alive: f64 = chain.iter().map(|s| opp_first.owned_by(s, c)).sum::<f64>() / n;
             let seki: f64 = chain.iter().map(|s| opp_first.seki_rate(s)).sum::<f64>() / n;

@@ -49,15 +49,17 @@ pub(super) fn read_races(
         let mut playable = core;
         // An enemy chain short of liberties next to a liberty is in the race
         // too: left out, it could fill that liberty as if it were safe.
-        let mut near = ((chain.neighbours() | libs.neighbours()) & board.stones(opp) & !safe)
+        let near = ((chain.neighbours() | libs.neighbours()) & board.stones(opp) & !safe)
             | (libs.neighbours() & board.stones(c) & !chain);
+        let near_chains = Color::ALL.into_iter().flat_map(|side| {
+            let own = board.stones(side);
+            Bitboard::flood_fill(near & own, own).components()
+        });
         // An enemy chain left out of the region must be safe: the search
         // treats it as uncapturable.
         let mut outside_weak = false;
-        while let Some(q) = near.first() {
-            let other =
-                Bitboard::flood_fill(Bitboard::single(q), board.stones(board.get(q).unwrap_or(c)));
-            near &= !other;
+        for other in near_chains {
+            let Some(q) = other.first() else { continue };
             let other_libs = board.liberties_bb(q);
             if other_libs.count() > libs.count() + 2 {
                 if board.get(q) == Some(opp)
@@ -99,10 +101,9 @@ pub(super) fn read_races(
         // for being capturable).
         let mut revive = Bitboard::EMPTY;
         let mut capturer_dies = false;
-        let mut enemies = chain.neighbours() & board.stones(opp);
-        while let Some(e) = enemies.first() {
-            let enemy = Bitboard::flood_fill(Bitboard::single(e), board.stones(opp));
-            enemies &= !enemy;
+        let enemies = chain.neighbours() & board.stones(opp);
+        for enemy in Bitboard::flood_fill(enemies, board.stones(opp)).components() {
+            let Some(e) = enemy.first() else { continue };
             if calls.status[e.index()] == PointStatus::Alive && !shaky.contains(e) {
                 continue;
             }

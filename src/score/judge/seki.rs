@@ -41,10 +41,8 @@ pub(super) fn settle_seki_neighbours(board: &Board, calls: &mut Calls) {
     loop {
         let mut changed = false;
         for c in Color::ALL {
-            let mut left = board.stones(c);
-            while let Some(p) = left.first() {
-                let chain = Bitboard::flood_fill(Bitboard::single(p), board.stones(c));
-                left &= !chain;
+            for chain in board.stones(c).components() {
+                let Some(p) = chain.first() else { continue };
                 if calls.status[p.index()] != PointStatus::Dead {
                     continue;
                 }
