@@ -1273,6 +1273,15 @@ impl Board {
         })
     }
 
+    /// The chains with a stone among `points`, each as a bitboard: the
+    /// black ones first, each colour's from its lowest point up.
+    pub fn chains_at(&self, points: Bitboard) -> impl Iterator<Item = Bitboard> + '_ {
+        Color::ALL.into_iter().flat_map(move |c| {
+            let own = self.stones(c);
+            Bitboard::flood_fill(points & own, own).components()
+        })
+    }
+
     /// Whether `p` holds a stone (so its chain entry is meaningful).
     #[inline]
     fn holds_stone(&self, p: Point) -> bool {
@@ -1623,3 +1632,31 @@ impl Eq for Board {}
 
 #[allow(dead_code)]
 const _: () = assert!(STRIDE * STRIDE == SLOTS);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{scattered_board, FastRng};
+
+    #[test]
+    fn chains_at_gives_each_chain_touched_once_whole() {
+        let mut rng = FastRng::new(7);
+        for size in [9, 13, 19] {
+            let board = scattered_board(size, &mut rng);
+            let stones = board.stones(Color::Black) | board.stones(Color::White);
+            for p in stones.iter() {
+                let chains: Vec<Bitboard> = board.chains_at(Bitboard::single(p)).collect();
+                let whole: Bitboard = board.chain(p).into_iter().collect();
+                assert_eq!(chains, vec![whole]);
+            }
+            let mut heads: Vec<Point> = stones.iter().map(|p| board.chain_id(p)).collect();
+            heads.sort();
+            heads.dedup();
+            let all: Vec<Bitboard> = board.chains_at(stones).collect();
+            assert_eq!(all.len(), heads.len());
+            assert_eq!(all.iter().fold(Bitboard::EMPTY, |a, &c| a | c), stones);
+            let empty = Bitboard::on_board(size) & !stones;
+            assert_eq!(board.chains_at(empty).count(), 0);
+        }
+    }
+}

@@ -118,8 +118,8 @@ fn read_eye_space_sweep(
         // uncapturable: they must be safely alive.
         let areas = group.region & !group.chains;
         let around = (group.beyond | areas).neighbours() & on & board.stones(opp) & !playable;
-        let weak = Bitboard::flood_fill(around, board.stones(opp))
-            .components()
+        let weak = board
+            .chains_at(around)
             .filter_map(|enemy| enemy.first())
             .any(|q| {
                 calls.status[q.index()] != PointStatus::Alive
@@ -183,7 +183,7 @@ fn proof_number_kill(
     let stones = board.stones(attacker);
     let touching = group.chains.neighbours() & stones & !playable;
     let mut short = Bitboard::EMPTY;
-    for chain in Bitboard::flood_fill(touching, stones).components() {
+    for chain in board.chains_at(touching) {
         let Some(q) = chain.first() else { continue };
         let liberties = board.liberties_bb(q);
         if liberties.count() <= SHORT_OF_LIBERTIES {

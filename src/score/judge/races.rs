@@ -51,14 +51,10 @@ pub(super) fn read_races(
         // too: left out, it could fill that liberty as if it were safe.
         let near = ((chain.neighbours() | libs.neighbours()) & board.stones(opp) & !safe)
             | (libs.neighbours() & board.stones(c) & !chain);
-        let near_chains = Color::ALL.into_iter().flat_map(|side| {
-            let own = board.stones(side);
-            Bitboard::flood_fill(near & own, own).components()
-        });
         // An enemy chain left out of the region must be safe: the search
         // treats it as uncapturable.
         let mut outside_weak = false;
-        for other in near_chains {
+        for other in board.chains_at(near) {
             let Some(q) = other.first() else { continue };
             let other_libs = board.liberties_bb(q);
             if other_libs.count() > libs.count() + 2 {
@@ -102,7 +98,7 @@ pub(super) fn read_races(
         let mut revive = Bitboard::EMPTY;
         let mut capturer_dies = false;
         let enemies = chain.neighbours() & board.stones(opp);
-        for enemy in Bitboard::flood_fill(enemies, board.stones(opp)).components() {
+        for enemy in board.chains_at(enemies) {
             let Some(e) = enemy.first() else { continue };
             if calls.status[e.index()] == PointStatus::Alive && !shaky.contains(e) {
                 continue;
@@ -298,7 +294,7 @@ fn read_eyeless_race(
     let mut racing = Vec::new();
     let mut playable = chains | libs;
     let near = chains.neighbours() & board.stones(opp) & !safe;
-    for enemy in Bitboard::flood_fill(near, board.stones(opp)).components() {
+    for enemy in board.chains_at(near) {
         let Some(q) = enemy.first() else { continue };
         // A partner the playouts often lose or leave in seki: a race, or a
         // seki by capture-and-play-back.
@@ -323,13 +319,10 @@ fn read_eyeless_race(
         }
         let mut more = empty.neighbours() & on & !stones & !playable;
         let touching = (empty.neighbours() | (playable & stones).neighbours()) & stones & !playable;
-        for side in Color::ALL {
-            let own = board.stones(side);
-            for other in Bitboard::flood_fill(touching & own, own).components() {
-                let Some(q) = other.first() else { continue };
-                if !firm(q) {
-                    more |= other | board.liberties_bb(q);
-                }
+        for other in board.chains_at(touching) {
+            let Some(q) = other.first() else { continue };
+            if !firm(q) {
+                more |= other | board.liberties_bb(q);
             }
         }
         if more.is_empty() {

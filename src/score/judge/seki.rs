@@ -152,8 +152,8 @@ fn dame_liberties(board: &Board, region: Bitboard, status: &[PointStatus]) -> Bi
     for c in Color::ALL {
         let enemy = on & board.stones(c.opponent());
         let living = enemy & !marked(enemy, status, PointStatus::Dead);
-        let chains = Bitboard::flood_fill(near & board.stones(c), board.stones(c));
-        for q in chains.components().filter_map(|chain| chain.first()) {
+        let chains = board.chains_at(near & board.stones(c));
+        for q in chains.filter_map(|chain| chain.first()) {
             extra |= board.liberties_bb(q) & !region & living.neighbours();
         }
     }
