@@ -435,14 +435,8 @@ pub fn groups(game: &Game, j: &Judgement) -> String {
 /// its stones.
 fn chains(board: &Board) -> impl Iterator<Item = (Color, Point, Bitboard)> + '_ {
     Color::ALL.into_iter().flat_map(move |c| {
-        let stones = board.stones(c);
-        let mut left = stones;
-        std::iter::from_fn(move || {
-            let p = left.first()?;
-            let chain = Bitboard::flood_fill([p].into_iter().collect(), stones);
-            left &= !chain;
-            Some((c, p, chain))
-        })
+        let chains = board.stones(c).components();
+        chains.filter_map(move |chain| Some((c, chain.first()?, chain)))
     })
 }
 
