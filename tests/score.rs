@@ -209,6 +209,30 @@ fn a_long_kill_full_width_runs_out_on_is_read_by_proof_numbers() {
     );
 }
 
+/// The count of a kept game under the playouts' seed `seed` (the default
+/// seed for `None`).
+fn count_with_seed(name: &str, seed: Option<u64>) -> kosumi::cli::score_cmd::Counted {
+    let path = repo().join("gtp-tests/games").join(name);
+    let opts = Options {
+        seed,
+        ..Options::default()
+    };
+    score_file(&path, &opts).unwrap()
+}
+
+/// Tune game 2015-08-28-15: White's 12-stone T14 and Black's stones inside
+/// its area (P11, O10, Q10 to S10) each have fewer than two eyes because
+/// of the other. Both were killed; with Black's gone White has two eyes,
+/// and the playouts keep White's group more often, so it lives. The count
+/// is the players' under each seed.
+#[test]
+fn two_groups_killed_for_each_others_stones_are_not_both_dead() {
+    for seed in [None, Some(1), Some(2), Some(3)] {
+        let out = count_with_seed("score-kgs-mutual-kill.sgf", seed);
+        assert_eq!(out.score.to_string(), "B+4.5", "seed {seed:?}");
+    }
+}
+
 /// 2017-01-18-12: proof numbers kill Black's 16 stones at M7 by taking an
 /// eye at J1, where White's H1 and J1 are then left one liberty outside the
 /// points read. Read again with that liberty, the kill fails, and the group

@@ -154,6 +154,7 @@ pub(super) fn kill_eyeless(
     } else {
         FEW_EYES_BELOW
     };
+    let mut killed_groups = Vec::new();
     for c in Color::ALL {
         let dead_opp = marked(board.stones(c.opponent()), &calls.status, PointStatus::Dead);
         let mut done = Bitboard::EMPTY;
@@ -172,10 +173,13 @@ pub(super) fn kill_eyeless(
             let walls = (*shaky, safe);
             let read = read_eyeless_race(board, calls, g.chains, survival, walls, reading);
             if !races.take(g.chains, read) {
-                kill |= marked(g.chains, &calls.status, PointStatus::Alive);
+                let chains = marked(g.chains, &calls.status, PointStatus::Alive);
+                kill |= chains;
+                killed_groups.push(chains);
             }
         }
     }
+    kill &= !spared_by_each_other(board, calls, survival, &killed_groups, kill);
     races.apply(calls);
     for q in kill.iter() {
         let percent = (100.0 * survival[q.index()]).round() as u8;
@@ -187,6 +191,46 @@ pub(super) fn kill_eyeless(
     }
     unsure.retain(|q| !kill.contains(*q));
     *shaky |= kill;
+}
+
+/// The groups among `groups` (each killed by [`kill_eyeless`], `kill` all
+/// of them) that only lost their eyes to enemy stones killed beside them:
+/// a group that reaches killed enemy stones through empty points and those
+/// stones, that the playouts keep more often than them, and that has two
+/// eyes once they are gone. Eyes are counted before either side's kills
+/// are applied, so two groups in one area, each breaking the other's eye
+/// space, would otherwise both die (tune: 2015-08-28-15).
+fn spared_by_each_other(
+    board: &Board,
+    calls: &Calls,
+    survival: &[f64],
+    groups: &[Bitboard],
+    kill: Bitboard,
+) -> Bitboard {
+    let on = Bitboard::on_board(board.size());
+    let empty = on & !(board.stones(Color::Black) | board.stones(Color::White));
+    let best = |stones: Bitboard| {
+        stones
+            .iter()
+            .map(|q| survival[q.index()])
+            .fold(0.0, f64::max)
+    };
+    let mut spared = Bitboard::EMPTY;
+    for &chains in groups {
+        let Some(p) = chains.first() else { continue };
+        let Some(c) = board.get(p) else { continue };
+        let killed_opp = kill & board.stones(c.opponent());
+        let through = empty | killed_opp;
+        let reached = Bitboard::flood_fill(chains.neighbours() & through, through) & killed_opp;
+        if reached.is_empty() || best(chains) <= best(reached) {
+            continue;
+        }
+        let dead_opp = marked(board.stones(c.opponent()), &calls.status, PointStatus::Dead);
+        if eyes::group(board, p, dead_opp | reached).eyes >= 2 {
+            spared |= chains;
+        }
+    }
+    spared
 }
 
 /// Survival rate from which [`read_lost_races`] reads a chain the playouts
