@@ -233,6 +233,33 @@ fn two_groups_killed_for_each_others_stones_are_not_both_dead() {
     }
 }
 
+/// Tune game 2003-09-10-1 under seed 1: Black's lone A5 is called seki. The
+/// white chains beside its region are shut in by Black's 17 dead stones at
+/// E6; read with those stones on the board, they could fill none of their
+/// points and the seki held. With the dead stones taken off, White kills
+/// A5, the players' count.
+#[test]
+fn a_seki_is_read_with_the_dead_stones_around_it_taken_off() {
+    for seed in [None, Some(1)] {
+        let out = count_with_seed("score-kgs-seki-shut-in.sgf", seed);
+        assert_eq!(out.score.to_string(), "W+18.5", "seed {seed:?}");
+    }
+}
+
+/// Tune game 2015-01-08-37 under seeds 1 to 3: Black's 13-stone P5 is called
+/// seki from the playouts, in a region of 17 empty points, too big for a
+/// seki reading. It gets the eye-space reading a living group gets, which
+/// captures it (a pyramid four of White's stones in its corner), the
+/// players' count; under the default seed it was called alive and read so
+/// already.
+#[test]
+fn a_seki_call_no_seki_reading_settles_gets_the_eye_space_reading() {
+    for seed in [None, Some(1), Some(2), Some(3)] {
+        let out = count_with_seed("score-kgs-seki-unread.sgf", seed);
+        assert_eq!(out.score.to_string(), "W+17.5", "seed {seed:?}");
+    }
+}
+
 /// 2017-01-18-12: proof numbers kill Black's 16 stones at M7 by taking an
 /// eye at J1, where White's H1 and J1 are then left one liberty outside the
 /// points read. Read again with that liberty, the kill fails, and the group

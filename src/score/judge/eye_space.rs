@@ -30,28 +30,57 @@ const RACE_OPEN: usize = 3;
 /// the enemy's safely living chains taken as walls: an eye space along the
 /// edge that the enemy's wall touches (open to it, so not bounded by the
 /// group alone) is read the same way.
+///
+/// Chains the playouts call seki in a region no seki reading settled
+/// (`unsettled`) are read as living groups are: captured, they are dead;
+/// otherwise they stay in seki. The call rests on a rate near its
+/// threshold, and only a reading checks it (tune: 2015-01-08-37 under
+/// seeds 1 to 3).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn read_eye_spaces(
     board: &Board,
     calls: &mut Calls,
     survival: &[f64],
     safe: Bitboard,
     shaky: Bitboard,
+    unsettled: Bitboard,
     reading: &confirm::Allowance,
     policy: Option<&dyn PlayoutPolicy>,
 ) -> Bitboard {
+    let seki_called = unsettled
+        .iter()
+        .filter(|q| {
+            calls.status[q.index()] == PointStatus::Seki
+                && matches!(calls.reasons[q.index()], Reason::Playouts { .. })
+        })
+        .collect();
     let mut killed = Bitboard::EMPTY;
     for open in [false, true] {
         for c in Color::ALL {
-            killed |= read_eye_space_sweep(
-                board, calls, survival, safe, shaky, c, open, reading, policy,
-            );
+            let sweep = Sweep {
+                c,
+                open,
+                seki_called,
+            };
+            killed |=
+                read_eye_space_sweep(board, calls, survival, safe, shaky, sweep, reading, policy);
         }
     }
     killed
 }
 
-/// One sweep of [`read_eye_spaces`] over the groups of `c`; `open` for the
-/// second, with the enemy's safe chains as walls.
+/// Which groups one sweep of [`read_eye_spaces`] reads.
+#[derive(Clone, Copy)]
+struct Sweep {
+    /// The colour whose groups are read.
+    c: Color,
+    /// The second sweep, with the enemy's safe chains as walls.
+    open: bool,
+    /// Seki chains read as if alive.
+    seki_called: Bitboard,
+}
+
+/// One sweep of [`read_eye_spaces`], as `sweep` says.
 #[allow(clippy::too_many_arguments)]
 fn read_eye_space_sweep(
     board: &Board,
@@ -59,11 +88,15 @@ fn read_eye_space_sweep(
     survival: &[f64],
     safe: Bitboard,
     shaky: Bitboard,
-    c: Color,
-    open: bool,
+    sweep: Sweep,
     reading: &confirm::Allowance,
     policy: Option<&dyn PlayoutPolicy>,
 ) -> Bitboard {
+    let Sweep {
+        c,
+        open,
+        seki_called,
+    } = sweep;
     let on = Bitboard::on_board(board.size());
     let stones = board.stones(Color::Black) | board.stones(Color::White);
     let mut killed = Bitboard::EMPTY;
@@ -74,7 +107,13 @@ fn read_eye_space_sweep(
     } else {
         Bitboard::EMPTY
     };
-    let mut left = marked(own & !safe, &calls.status, PointStatus::Alive);
+    let readable = |q: Point, calls: &Calls| {
+        calls.status[q.index()] == PointStatus::Alive || seki_called.contains(q)
+    };
+    let mut left: Bitboard = (own & !safe)
+        .iter()
+        .filter(|&q| readable(q, calls))
+        .collect();
     while let Some(p) = left.first() {
         // The open sweep only takes the groups the first one left.
         let closed = eye_space_group(board, p, c, &calls.status, Bitboard::EMPTY);
@@ -88,12 +127,7 @@ fn read_eye_space_sweep(
             continue;
         };
         left &= !group.chains;
-        if !(group.chains & safe).is_empty()
-            || group
-                .chains
-                .iter()
-                .any(|q| calls.status[q.index()] != PointStatus::Alive)
-        {
+        if !(group.chains & safe).is_empty() || group.chains.iter().any(|q| !readable(q, calls)) {
             continue;
         }
         let playable = group.region | group.beyond;

@@ -249,9 +249,9 @@ fn chain_statuses(
     read_lost_races(board, &mut calls, &survival, (shaky, safe_both), reading);
     read_races(board, &mut calls, &unsure, safe_both, shaky, reading);
     settle_seki_neighbours(board, &mut calls);
-    confirm_seki(board, &mut calls, reading);
+    let unsettled = confirm_seki(board, &mut calls, reading);
     let killed = read_eye_spaces(
-        board, &mut calls, &survival, safe_both, shaky, reading, policy,
+        board, &mut calls, &survival, safe_both, shaky, unsettled, reading, policy,
     );
     keep_open_kos(board, &mut calls);
     (calls, killed)

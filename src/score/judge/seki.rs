@@ -1,6 +1,8 @@
 //! Seki: the playouts' seki calls untangled on open boards, spread to
 //! their neighbours, and read out under the confirmation rules.
 
+use std::cell::Cell;
+
 use super::{marked, Calls};
 use crate::board::{Bitboard, Board, Color};
 use crate::score::confirm;
@@ -74,10 +76,18 @@ pub(super) fn settle_seki_neighbours(board: &Board, calls: &mut Calls) {
 /// side, moving first, captures the other's stones there whatever they do
 /// (and not the other way round), those stones are dead and its own are
 /// alive. Bent four in the corner is the classic case.
-pub(super) fn confirm_seki(board: &Board, calls: &mut Calls, reading: &confirm::Allowance) {
+///
+/// Returns the seki stones whose region no reading settled: too big to
+/// read, or a reading ran out.
+pub(super) fn confirm_seki(
+    board: &Board,
+    calls: &mut Calls,
+    reading: &confirm::Allowance,
+) -> Bitboard {
     let on = Bitboard::on_board(board.size());
     let stones = board.stones(Color::Black) | board.stones(Color::White);
     let seki = marked(on & stones, &calls.status, PointStatus::Seki);
+    let mut unsettled = Bitboard::EMPTY;
     let mut left = seki;
     while let Some(p) = left.first() {
         let region = Bitboard::flood_fill(Bitboard::single(p), seki | (on & !stones));
@@ -87,6 +97,7 @@ pub(super) fn confirm_seki(board: &Board, calls: &mut Calls, reading: &confirm::
             if let Some(c) = board.get(p) {
                 reading.too_big(board, confirm::SEKI_BUDGET.what, p, c.opponent(), empty);
             }
+            unsettled |= region & stones;
             continue;
         }
         // Dead stones in the region's eyes: their points are played on
@@ -97,6 +108,8 @@ pub(super) fn confirm_seki(board: &Board, calls: &mut Calls, reading: &confirm::
         if (playable & !stones).count() > confirm::MAX_EMPTY {
             playable = region | inside;
         }
+        let read_on = without_dead_around(board, region, dead & !inside);
+        let ran_out = Cell::new(false);
         // Whether the stones of `c` in the region are all captured with
         // `first` to move. One reading a colour: the attacker has won only
         // once the region holds none of them, so each chain asks the same.
@@ -105,7 +118,7 @@ pub(super) fn confirm_seki(board: &Board, calls: &mut Calls, reading: &confirm::
                 return false;
             };
             let r = confirm::can_capture(
-                board,
+                &read_on,
                 region,
                 playable,
                 q,
@@ -114,6 +127,7 @@ pub(super) fn confirm_seki(board: &Board, calls: &mut Calls, reading: &confirm::
                 confirm::SEKI_BUDGET,
                 reading,
             );
+            ran_out.set(ran_out.get() || r.is_none());
             r == Some(true)
         };
         // The colours whose stones the other side, moving first, captures.
@@ -136,7 +150,32 @@ pub(super) fn confirm_seki(board: &Board, calls: &mut Calls, reading: &confirm::
             );
             calls.set(region & board.stones(c), PointStatus::Dead, reason);
         }
+        if ran_out.get() {
+            unsettled |= region & stones;
+        }
     }
+    unsettled
+}
+
+/// `board` without the `dead` chains that touch the living chains in or
+/// next to `region`: otherwise those chains, shut in by stones that are
+/// already dead, would have no liberty outside the region, and the reading
+/// would take every point they cannot fill as lost to them (tune:
+/// 2003-09-10-1 under seed 1).
+fn without_dead_around(board: &Board, region: Bitboard, dead: Bitboard) -> Board {
+    let stones = board.stones(Color::Black) | board.stones(Color::White);
+    let near = (region | region.neighbours()) & stones & !dead;
+    let living = board
+        .chains_at(near)
+        .fold(Bitboard::EMPTY, |all, c| all | c);
+    let gone = board
+        .chains_at(living.neighbours() & dead)
+        .fold(Bitboard::EMPTY, |all, c| all | c);
+    let mut b = board.clone();
+    for p in gone.iter() {
+        b.set_stone(p, None);
+    }
+    b
 }
 
 /// Liberties outside `region` of the chains in it or touching its empty

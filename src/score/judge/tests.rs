@@ -261,7 +261,7 @@ fn an_eye_space_too_big_to_read_is_searched() {
         let mut calls = calls();
         let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
         let e = Bitboard::EMPTY;
-        let killed = read_eye_spaces(&b, &mut calls, survival, e, e, &reading, None);
+        let killed = read_eye_spaces(&b, &mut calls, survival, e, e, e, &reading, None);
         (calls, killed, reading.take_log())
     };
     let (calls, killed, log) = read(&survival);
@@ -299,7 +299,7 @@ fn assert_read_and_kept(b: &Board, group: Bitboard, dead: Bitboard) {
     let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
     let survival = vec![0.7; crate::board::SLOTS];
     let e = Bitboard::EMPTY;
-    let killed = read_eye_spaces(b, &mut calls, &survival, safe, e, &reading, None);
+    let killed = read_eye_spaces(b, &mut calls, &survival, safe, e, e, &reading, None);
     assert!(killed.is_empty());
     for p in group.iter() {
         assert_eq!(calls.status[p.index()], PointStatus::Alive);
