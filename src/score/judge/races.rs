@@ -209,6 +209,7 @@ fn spared_by_each_other(
 ) -> Bitboard {
     let on = Bitboard::on_board(board.size());
     let empty = on & !(board.stones(Color::Black) | board.stones(Color::White));
+    let dead = Color::ALL.map(|c| marked(board.stones(c), &calls.status, PointStatus::Dead));
     let best = |stones: Bitboard| {
         stones
             .iter()
@@ -225,8 +226,7 @@ fn spared_by_each_other(
         if reached.is_empty() || best(chains) <= best(reached) {
             continue;
         }
-        let dead_opp = marked(board.stones(c.opponent()), &calls.status, PointStatus::Dead);
-        if eyes::group(board, p, dead_opp | reached).eyes >= 2 {
+        if eyes::group(board, p, dead[c.opponent().index()] | reached).eyes >= 2 {
             spared |= chains;
         }
     }
