@@ -300,7 +300,7 @@ impl RacesRead {
 /// A group [`kill_eyeless`] would kill, or a chain the playouts killed
 /// ([`read_lost_races`]), that is one chain with 2 to [`EYELESS_RACE_LIBERTIES`]
 /// liberties next to enemy chains the playouts keep alive but often lose
-/// or leave in seki (`shaky`):
+/// or leave in seki (`shaky`), or kill but often keep:
 /// read as a race over the chains, their liberties and every empty point
 /// joined to them, with every chain next to those that is not firmly alive
 /// (`shaky`, under [`UNSURE`]) taken in. A chain the opponent cannot
@@ -341,9 +341,15 @@ fn read_eyeless_race(
     for enemy in board.chains_at(near) {
         let Some(q) = enemy.first() else { continue };
         // A partner the playouts often lose or leave in seki: a race, or a
-        // seki by capture-and-play-back.
-        if calls.status[q.index()] == PointStatus::Alive
-            && (survival[q.index()] < UNSURE || shaky.contains(q))
+        // seki by capture-and-play-back. So is one they kill but keep in
+        // `LOST_RACE_FROM` of them or more: of two chains in a race, each
+        // killed in about half of the playouts, one lives.
+        let lost_race = calls.status[q.index()] == PointStatus::Dead
+            && matches!(calls.reasons[q.index()], Reason::Playouts { .. })
+            && survival[q.index()] >= LOST_RACE_FROM;
+        if lost_race
+            || (calls.status[q.index()] == PointStatus::Alive
+                && (survival[q.index()] < UNSURE || shaky.contains(q)))
         {
             racing.push(enemy);
             playable |= enemy | board.liberties_bb(q);

@@ -201,6 +201,54 @@ fn a_seki_with_a_partner_the_playouts_keep_is_read_when_shaky() {
     }
 }
 
+/// White's B3-F1 (liberties C2 and D2, one eye) shuts in Black's
+/// G3-G1, whose last liberty H1 White's living H2 chain can fill. The
+/// playouts kill both about half the time; read as a race, Black cannot
+/// capture White even moving first (White takes G3-G1 and lives), so
+/// White lives and Black stays dead. Read before only when the partner
+/// was called alive (after validate 2015-12-10-8, a 27-stone group).
+#[test]
+fn of_two_chains_the_playouts_half_kill_the_one_that_captures_lives() {
+    let rows = [
+        "",
+        "",
+        "",
+        "",
+        "XXXXXX...",
+        "XXXXXXOOO",
+        "XOOOOOXOO",
+        "XO..OOXOO",
+        "XOOOOOX.O",
+    ];
+    let b = crate::score::tests::board_9x9(&rows);
+    let white = Bitboard::flood_fill(Bitboard::single(Point::new(1, 6)), b.stones(Color::White));
+    let black = Bitboard::flood_fill(Bitboard::single(Point::new(6, 6)), b.stones(Color::Black));
+    let mut survival = vec![1.0; crate::board::SLOTS];
+    let mut calls = calls();
+    for (chain, rate) in [(white, 0.5), (black, 0.49)] {
+        for p in chain.iter() {
+            survival[p.index()] = rate;
+        }
+        let percent = (100.0 * rate) as u8;
+        calls.set(chain, PointStatus::Dead, Reason::Playouts { percent });
+    }
+    let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
+    read_lost_races(
+        &b,
+        &mut calls,
+        &survival,
+        (white | black, Bitboard::EMPTY),
+        &reading,
+    );
+    for p in white.iter() {
+        assert_eq!(calls.status[p.index()], PointStatus::Alive);
+        assert_eq!(calls.reasons[p.index()], Reason::RaceHeld);
+    }
+    for p in black.iter() {
+        assert_eq!(calls.status[p.index()], PointStatus::Dead);
+    }
+}
+
 #[test]
 fn an_eyeless_chain_that_loses_its_race_is_dead() {
     let (b, black, calls) = kill_eyeless_in_wall(true);
