@@ -238,6 +238,14 @@ fn spared_by_each_other(
 /// fixed, 1 broken); from 30%, only the fixed one.
 const LOST_RACE_FROM: f64 = 0.3;
 
+/// Whether the chain at `p` is one the playouts kill, but keep in no fewer
+/// than [`LOST_RACE_FROM`] of them: a race they may have lost by chance.
+fn lost_race(calls: &Calls, survival: &[f64], p: Point) -> bool {
+    calls.status[p.index()] == PointStatus::Dead
+        && matches!(calls.reasons[p.index()], Reason::Playouts { .. })
+        && survival[p.index()] >= LOST_RACE_FROM
+}
+
 /// Chains the playouts kill, but in no fewer than [`LOST_RACE_FROM`] of
 /// them, read as [`read_eyeless_race`] reads an eyeless chain: the
 /// playouts' races go either way when both sides are short of liberties,
@@ -254,10 +262,7 @@ pub(super) fn read_lost_races(
     for c in Color::ALL {
         for chain in board.stones(c).components() {
             let Some(p) = chain.first() else { continue };
-            if calls.status[p.index()] != PointStatus::Dead
-                || !matches!(calls.reasons[p.index()], Reason::Playouts { .. })
-                || survival[p.index()] < LOST_RACE_FROM
-            {
+            if !lost_race(calls, survival, p) {
                 continue;
             }
             let read = read_eyeless_race(board, calls, chain, survival, walls, reading);
@@ -341,13 +346,10 @@ fn read_eyeless_race(
     for enemy in board.chains_at(near) {
         let Some(q) = enemy.first() else { continue };
         // A partner the playouts often lose or leave in seki: a race, or a
-        // seki by capture-and-play-back. So is one they kill but keep in
-        // `LOST_RACE_FROM` of them or more: of two chains in a race, each
-        // killed in about half of the playouts, one lives.
-        let lost_race = calls.status[q.index()] == PointStatus::Dead
-            && matches!(calls.reasons[q.index()], Reason::Playouts { .. })
-            && survival[q.index()] >= LOST_RACE_FROM;
-        if lost_race
+        // seki by capture-and-play-back. So is a race they may have lost by
+        // chance ([`lost_race`]): of two chains in a race, each killed in
+        // about half of the playouts, one lives.
+        if lost_race(calls, survival, q)
             || (calls.status[q.index()] == PointStatus::Alive
                 && (survival[q.index()] < UNSURE || shaky.contains(q)))
         {
