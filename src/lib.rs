@@ -2,7 +2,8 @@
 //! the Go Text Protocol and Japanese counting.
 //!
 //! The layers depend one way: [`board`] (rules core) ← [`score`] (counting)
-//! ← [`search`] ← [`gtp`] and [`cli`].
+//! ← [`search`] ← [`gtp`]. The `kosumi` command line is a separate package
+//! built on this library (`cli/` in the repository).
 //!
 //! A game played through the rules core and counted under Japanese rules:
 //! Black walls off four columns, White three, both pass.
@@ -30,7 +31,6 @@
 #![deny(missing_docs)]
 
 pub mod board;
-pub mod cli;
 pub mod gtp;
 pub mod score;
 pub mod search;

@@ -531,7 +531,7 @@ impl fmt::Display for Breakdown {
 }
 
 /// `n` and `noun`, plural unless `n` is 1: `1 stone`, `7 stones`.
-pub(crate) fn counted(n: usize, noun: &str) -> String {
+pub fn counted(n: usize, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
     } else {

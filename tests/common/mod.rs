@@ -2,5 +2,4 @@
 //! Helpers shared by integration tests.
 pub mod fuzz_checks;
 pub mod reference;
-pub mod session;
 pub mod tools;

@@ -6,7 +6,6 @@
 //! Under CI (`CI` set and not `false`/`0`) a missing tool fails the test.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 /// Whether the tests run under CI, where every tool must be there.
 pub fn in_ci() -> bool {
@@ -34,11 +33,4 @@ pub fn missing_tool(why: &str) {
         );
     }
     skip(why);
-}
-
-/// GNU Go's program, found by `kosumi::cli::tools::gnugo`, or a reported skip.
-pub fn gnugo() -> Option<PathBuf> {
-    kosumi::cli::tools::gnugo()
-        .map_err(|why| missing_tool(&why))
-        .ok()
 }

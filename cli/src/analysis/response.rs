@@ -1,0 +1,256 @@
+//! Analysis responses in KataGo's form, built from the search's [`Analysis`].
+//!
+//! kosumi has no neural network: the `raw*` fields of `rootInfo` repeat the
+//! search's own values, `scoreStdev` is not measured (0), `utility` is the
+//! win rate mapped to [-1, 1] as `kata-analyze` reports it, and the weights
+//! are the visit counts. They are there because clients written for
+//! KataGo expect them.
+
+use super::query::Position;
+use kosumi::board::{Board, Color, Move};
+use kosumi::gtp::format_vertex;
+use kosumi::search::Analysis;
+use serde::Serialize;
+use serde_json::Value;
+
+/// One candidate move.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MoveInfo {
+    #[serde(rename = "move")]
+    mv: String,
+    visits: u64,
+    edge_visits: u64,
+    winrate: f64,
+    score_lead: f64,
+    score_mean: f64,
+    score_selfplay: f64,
+    score_stdev: f64,
+    prior: f64,
+    utility: f64,
+    lcb: f64,
+    utility_lcb: f64,
+    weight: f64,
+    edge_weight: f64,
+    order: usize,
+    play_selection_value: f64,
+    pv: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pv_visits: Option<Vec<u64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pv_edge_visits: Option<Vec<u64>>,
+}
+
+/// The position as a whole.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RootInfo {
+    winrate: f64,
+    score_lead: f64,
+    score_selfplay: f64,
+    score_stdev: f64,
+    utility: f64,
+    lcb: f64,
+    visits: u64,
+    weight: f64,
+    this_hash: String,
+    sym_hash: String,
+    current_player: &'static str,
+    raw_winrate: f64,
+    raw_lead: f64,
+    raw_score_selfplay: f64,
+    raw_score_selfplay_stdev: f64,
+    raw_no_result_prob: f64,
+    raw_st_wr_error: f64,
+    raw_st_score_error: f64,
+    raw_var_time_left: f64,
+}
+
+/// A whole response line.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Response<'a> {
+    id: &'a str,
+    turn_number: usize,
+    is_during_search: bool,
+    move_infos: Vec<MoveInfo>,
+    root_info: RootInfo,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ownership: Option<Vec<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    policy: Option<Vec<f64>>,
+}
+
+/// The response to a position that got no search at all (terminated first).
+pub fn no_results(pos: &Position) -> Value {
+    serde_json::json!({
+        "id": pos.id,
+        "turnNumber": pos.turn,
+        "isDuringSearch": false,
+        "noResults": true,
+    })
+}
+
+/// The response for `pos` from `a`.
+pub fn analysis(pos: &Position, a: &Analysis, during: bool) -> Value {
+    let size = pos.game.board().size();
+    let s = &pos.settings;
+    let flip = s.base.perspective.flips(pos.to_move);
+    let wr = |w: f64| if flip { 1.0 - w } else { w };
+    let sc = |x: f64| if flip { -x } else { x };
+    let name = |m: Move| format_vertex(m, size);
+    let move_infos = a
+        .candidates
+        .iter()
+        .filter(|c| c.visits > 0)
+        .enumerate()
+        .map(|(order, c)| {
+            let pv_len = s.base.pv_len.max(1);
+            let pv_visits: Vec<u64> = c.pv_visits.iter().take(pv_len).copied().collect();
+            let visits = c.visits as f64;
+            MoveInfo {
+                mv: name(c.mv),
+                visits: c.visits,
+                edge_visits: c.visits,
+                winrate: wr(c.winrate),
+                score_lead: sc(c.score_lead),
+                score_mean: sc(c.score_lead),
+                score_selfplay: sc(c.score_lead),
+                score_stdev: 0.0,
+                prior: c.prior,
+                utility: sc(2.0 * c.winrate - 1.0),
+                lcb: wr(c.lcb),
+                utility_lcb: sc(2.0 * c.lcb - 1.0),
+                weight: visits,
+                edge_weight: visits,
+                order,
+                play_selection_value: visits,
+                pv: c.pv.iter().take(pv_len).map(|&m| name(m)).collect(),
+                pv_visits: s.pv_visits.then(|| pv_visits.clone()),
+                pv_edge_visits: s.pv_visits.then_some(pv_visits),
+            }
+        })
+        .collect::<Vec<_>>();
+    let root_lcb = a.candidates.first().map_or(0.0, |c| c.lcb);
+    let board = pos.game.board();
+    let root_info = RootInfo {
+        winrate: wr(a.winrate),
+        score_lead: sc(a.score_lead),
+        score_selfplay: sc(a.score_lead),
+        score_stdev: 0.0,
+        utility: sc(2.0 * a.winrate - 1.0),
+        lcb: wr(root_lcb),
+        visits: a.playouts,
+        weight: a.playouts as f64,
+        this_hash: this_hash(board, pos.to_move),
+        sym_hash: sym_hash(board, pos.to_move),
+        current_player: if pos.to_move == Color::Black {
+            "B"
+        } else {
+            "W"
+        },
+        raw_winrate: wr(a.winrate),
+        raw_lead: sc(a.score_lead),
+        raw_score_selfplay: sc(a.score_lead),
+        raw_score_selfplay_stdev: 0.0,
+        raw_no_result_prob: 0.0,
+        raw_st_wr_error: 0.0,
+        raw_st_score_error: 0.0,
+        raw_var_time_left: 0.0,
+    };
+    // Ownership comes positive for Black; SIDETOMOVE and WHITE turn it.
+    let own_flip = match s.base.perspective {
+        super::query::Perspective::Black => false,
+        super::query::Perspective::White => true,
+        super::query::Perspective::SideToMove => pos.to_move == Color::White,
+    };
+    let ownership = (s.ownership && a.ownership.len() == size * size).then(|| {
+        a.ownership
+            .iter()
+            .map(|&v| if own_flip { -v } else { v })
+            .collect()
+    });
+    let policy = s.policy.then(|| policy(pos, a));
+    let r = Response {
+        id: &pos.id,
+        turn_number: pos.turn,
+        is_during_search: during,
+        move_infos,
+        root_info,
+        ownership,
+        policy,
+    };
+    serde_json::to_value(r).expect("plain data serialises")
+}
+
+/// `size * size + 1` priors, row by row from the top-left, pass last; -1 for
+/// moves the search may not play.
+fn policy(pos: &Position, a: &Analysis) -> Vec<f64> {
+    let size = pos.game.board().size();
+    let index = |m: Move| match m {
+        Move::Pass => size * size,
+        Move::Play(p) => p.y() * size + p.x(),
+    };
+    let mut out = vec![-1.0; size * size + 1];
+    if a.policy.is_empty() {
+        // The root was never expanded: every legal move alike.
+        let legal: Vec<Move> = pos
+            .game
+            .board()
+            .points()
+            .map(Move::Play)
+            .chain([Move::Pass])
+            .filter(|&m| pos.game.is_legal(pos.to_move, m))
+            .collect();
+        for &m in &legal {
+            out[index(m)] = 1.0 / legal.len() as f64;
+        }
+    } else {
+        for &(m, p) in &a.policy {
+            out[index(m)] = p;
+        }
+    }
+    out
+}
+
+fn mix(mut z: u64) -> u64 {
+    // splitmix64's finaliser.
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A 128-bit hex key of the stones, the player to move and the ko point.
+fn this_hash(board: &Board, to_move: Color) -> String {
+    let h = board.position_hash() ^ mix(to_move.index() as u64 + 1);
+    let ko = board.ko_point().map_or(0, |p| p.index() as u64 + 1);
+    format!("{:016X}{:016X}", h, mix(h ^ mix(ko ^ 0x6b6f)))
+}
+
+/// As [`this_hash`] but the same for the eight symmetric positions.
+fn sym_hash(board: &Board, to_move: Color) -> String {
+    let n = board.size();
+    let best = (0..8)
+        .map(|sym| {
+            board.points().fold(0u64, |acc, p| match board.get(p) {
+                None => acc,
+                Some(c) => {
+                    let (mut x, mut y) = (p.x(), p.y());
+                    if sym & 1 != 0 {
+                        x = n - 1 - x;
+                    }
+                    if sym & 2 != 0 {
+                        y = n - 1 - y;
+                    }
+                    if sym & 4 != 0 {
+                        std::mem::swap(&mut x, &mut y);
+                    }
+                    acc.wrapping_add(mix(((y * n + x) * 2 + c.index()) as u64 + 1))
+                }
+            })
+        })
+        .min()
+        .unwrap_or(0)
+        ^ mix(to_move.index() as u64 + 7);
+    format!("{:016X}{:016X}", best, mix(best))
+}
