@@ -2,6 +2,10 @@
 //! playout step draws from one) and the playout loop both use them without
 //! importing each other.
 
+/// The seed of everything seeded in kosumi unless told otherwise (the
+/// search, the judge): "kosumi" in ASCII.
+pub const DEFAULT_SEED: u64 = 0x6b6f_7375_6d69;
+
 /// A small, fast, seedable random generator (xorshift64*), good enough for
 /// playouts and reproducible across platforms.
 #[derive(Clone, Debug)]

@@ -46,7 +46,7 @@ use crate::board::{Bitboard, Board, Color, Game, Point, Scoring};
 use std::fmt;
 
 pub use benson::unconditionally_alive;
-pub use judge::{judge, judge_with, judge_with_seed, JudgeOptions, DEFAULT_PLAYOUTS, DEFAULT_SEED};
+pub use judge::{judge, judge_with, judge_with_seed, JudgeOptions, DEFAULT_PLAYOUTS};
 pub use playout::PlayoutPolicy;
 pub use readings::{Reading, ReadingOutcome};
 

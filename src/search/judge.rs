@@ -75,7 +75,7 @@ fn referee_policy() -> &'static Policy {
 /// Judges life and death in the position of `game` (see [`score::judge`])
 /// with the search's playouts mixed in: deterministic.
 pub fn judge(game: &Game) -> Judgement {
-    judge_with_seed(game, score::DEFAULT_SEED, score::DEFAULT_PLAYOUTS)
+    judge_with_seed(game, crate::board::DEFAULT_SEED, score::DEFAULT_PLAYOUTS)
 }
 
 /// [`judge`] with a given seed and number of light playouts (as many of the

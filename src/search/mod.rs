@@ -66,7 +66,7 @@ pub use searcher::{default_playouts, Searcher};
 pub use time::{Clock, Plan};
 pub use tunables::SearchWeights;
 
-use crate::board::Move;
+use crate::board::{Move, DEFAULT_SEED};
 use std::time::Duration;
 
 /// Settings a user gives from the command line or GTP.
@@ -90,9 +90,6 @@ pub struct SearchParams {
     /// No progress lines or move summaries on stderr.
     pub quiet: bool,
 }
-
-/// Default seed: "kosumi" in ASCII.
-pub const DEFAULT_SEED: u64 = 0x6b6f_7375_6d69;
 
 impl Default for SearchParams {
     /// All cores, `min(2 GiB, RAM / 4)` of node memory, fixed seed, resign

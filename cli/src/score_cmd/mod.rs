@@ -267,7 +267,7 @@ fn judge(game: &Game, opts: &Options) -> score::Judgement {
         (None, None) => judge::judge(game),
         (seed, n) => judge::judge_with_seed(
             game,
-            seed.unwrap_or(score::DEFAULT_SEED),
+            seed.unwrap_or(kosumi::board::DEFAULT_SEED),
             n.unwrap_or(score::DEFAULT_PLAYOUTS),
         ),
     }

@@ -6,7 +6,7 @@ use super::benson::unconditionally_alive;
 use super::confirm;
 use super::playout::{tally, PlayoutPolicy, Tally};
 use super::{Judgement, PointStatus, Reason};
-use crate::board::{Bitboard, Board, Color, FastRng, Game, RuleSet};
+use crate::board::{Bitboard, Board, Color, FastRng, Game, RuleSet, DEFAULT_SEED};
 
 mod eye_space;
 mod races;
@@ -18,9 +18,6 @@ use seki::{confirm_seki, settle_seki_neighbours, untangle_seki};
 
 /// Playouts [`judge`] runs (half with each colour moving first).
 pub const DEFAULT_PLAYOUTS: usize = 1000;
-
-/// Seed of [`judge`], so a position always gets the same verdict.
-pub const DEFAULT_SEED: u64 = 0x6b6f_7375_6d69;
 
 /// How [`judge_with`] judges: the seed and number of its playouts, and a
 /// second playout policy to mix in.
