@@ -35,7 +35,7 @@
 //! - **Ending**: the pass is a move of the tree, tried whenever it could end
 //!   the game. The player passes when passing keeps the win rate and loses no
 //!   points (before the opponent passed: only in won games), and whenever
-//!   the judge's count of the position says a pass wins once the game can
+//!   the referee's count of the position says a pass wins once the game can
 //!   end (the opponent passed, or every border is closed under territory
 //!   counting: see `ending.rs`); in the KGS
 //!   cleanup phase it counts by area and captures dead stones first. It
@@ -50,9 +50,9 @@
 //!   the old root is still held); a third of the cap is kept for copying it.
 
 mod ending;
-pub mod judge;
 pub mod patterns;
 pub mod policy;
+mod referee;
 mod replies;
 mod searcher;
 pub mod shape;
@@ -62,6 +62,7 @@ mod tree;
 pub mod tunables;
 
 pub use policy::Policy;
+pub use referee::referee;
 pub use searcher::{default_playouts, Searcher};
 pub use time::{Clock, Plan};
 pub use tunables::SearchWeights;

@@ -12,7 +12,7 @@ use super::parse::{
 };
 use crate::board::{fixed_handicap, Color, Game, Move, Point, Rules, MAX_SIZE};
 use crate::score::{count, Judgement, PointStatus};
-use crate::search::{judge, Analysis, Clock, Decision, Limits, SearchParams, Searcher};
+use crate::search::{referee, Analysis, Clock, Decision, Limits, SearchParams, Searcher};
 use crate::sgf::{Event, GameRecord};
 use std::io::{self, BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -623,7 +623,7 @@ impl Engine {
         };
         let judged = match self.judged.take() {
             Some((p, j)) if p == position => j,
-            _ => judge::judge(&self.game),
+            _ => referee().judge(&self.game),
         };
         (&self.game, &self.judged.insert((position, judged)).1)
     }

@@ -1,17 +1,18 @@
-//! The referee's judgement with the search's playout policy mixed in.
+//! The judge kosumi counts with: the score layer's [`Judge`] with the
+//! search's playout policy mixed in.
 //!
-//! [`crate::score`] judges a final position with its own light playouts,
+//! [`Judge::light`] judges a final position with the light playouts alone,
 //! which never fill a shared liberty and so keep seki, but let a group shut
 //! inside the opponent's area live about half the time whatever its shape.
 //! The search's playouts know shapes, ladders, two-liberty fights (here
 //! up to 11x11) and nakade, and kill most such groups. Tallying as many
 //! playouts of each kind gets more games right than either alone
 //! (docs/counting-log.md), so every count kosumi reports (`final_score`,
-//! `final_status_list`, `kosumi score`, `kosumi match`) goes through here.
+//! `final_status_list`, `kosumi score`, `kosumi match`) is the referee's.
 
 use super::Policy;
-use crate::board::{Board, Color, FastRng, Game, Point};
-use crate::score::{self, JudgeOptions, Judgement, PlayoutPolicy, Score};
+use crate::board::{Board, Color, FastRng, Point};
+use crate::score::{Judge, PlayoutPolicy};
 use std::sync::OnceLock;
 
 impl PlayoutPolicy for Policy {
@@ -72,26 +73,10 @@ fn referee_policy() -> &'static Policy {
     })
 }
 
-/// Judges life and death in the position of `game` (see [`score::judge`])
-/// with the search's playouts mixed in: deterministic.
-pub fn judge(game: &Game) -> Judgement {
-    judge_with_seed(game, crate::board::DEFAULT_SEED, score::DEFAULT_PLAYOUTS)
-}
-
-/// [`judge`] with a given seed and number of light playouts (as many of the
-/// search's are added).
-pub fn judge_with_seed(game: &Game, seed: u64, playouts: usize) -> Judgement {
-    let options = JudgeOptions {
-        seed,
-        playouts,
-        policy: Some(referee_policy()),
-    };
-    score::judge_with(game, &options)
-}
-
-/// The count of `game` under its rules, judged by [`judge`].
-pub fn final_score(game: &Game) -> Score {
-    score::count(game, &judge(game))
+/// The judge of every count kosumi reports: the default seed and playouts,
+/// the light playouts and as many of the search's, with frozen settings.
+pub fn referee() -> Judge<'static> {
+    Judge::new(referee_policy())
 }
 
 #[cfg(test)]
