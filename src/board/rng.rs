@@ -2,8 +2,7 @@
 //! playout step draws from one) and the playout loop both use them without
 //! importing each other.
 
-/// The seed of everything seeded in kosumi unless told otherwise (the
-/// search, the judge): "kosumi" in ASCII.
+/// The seed of the search and the judge unless told otherwise: "kosumi".
 pub const DEFAULT_SEED: u64 = 0x6b6f_7375_6d69;
 
 /// A small, fast, seedable random generator (xorshift64*), good enough for

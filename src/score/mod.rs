@@ -28,8 +28,7 @@
 //!     game.play(Color::Black, Move::Play(Point::new(3, y))).unwrap();
 //!     game.play(Color::White, Move::Play(Point::new(4, y))).unwrap();
 //! }
-//! // The light playouts alone: kosumi's own count (GTP `final_score`) is
-//! // the search layer's referee, which mixes in the search's playouts.
+//! // The light playouts alone, not kosumi's count (`search::referee`).
 //! let s = score::Judge::light().final_score(&game);
 //! assert_eq!(s.black, 27.0);
 //! assert_eq!(s.white, 36.5);

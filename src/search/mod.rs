@@ -49,6 +49,7 @@
 //!   the new position is kept (after the opponent's move, after `undo` while
 //!   the old root is still held); a third of the cap is kept for copying it.
 
+pub mod config;
 mod ending;
 pub mod patterns;
 pub mod policy;
@@ -59,13 +60,12 @@ pub mod shape;
 pub mod tactics;
 mod time;
 mod tree;
-pub mod tunables;
 
+pub use config::{ParamError, SearchConfig};
 pub use policy::Policy;
 pub use referee::referee;
 pub use searcher::{default_playouts, Searcher};
 pub use time::{Clock, Plan};
-pub use tunables::SearchWeights;
 
 use crate::board::{Move, DEFAULT_SEED};
 use std::time::Duration;

@@ -10,6 +10,7 @@
 //! (docs/counting-log.md), so every count kosumi reports (`final_score`,
 //! `final_status_list`, `kosumi score`, `kosumi match`) is the referee's.
 
+use super::config::PlayoutSettings;
 use super::Policy;
 use crate::board::{Board, Color, FastRng, Point};
 use crate::score::{Judge, PlayoutPolicy};
@@ -28,73 +29,45 @@ impl PlayoutPolicy for Policy {
     }
 }
 
-/// The playout weights counting was measured with (31bb325, again 8c05057),
-/// frozen so that tuning the search's defaults cannot move a count
-/// unmeasured: af36af4 turned the fight rules on for 19x19 search and,
+/// The playout settings counting was measured with (31bb325, again
+/// 8c05057), frozen so that tuning the search's defaults cannot move a
+/// count unmeasured: af36af4 turned the fight rules on for 19x19 search and,
 /// through the judge, cost 4 winners on the tune half (3,932 against 3,936:
 /// 7 games turned wrong, 4 of them by killing a group of 18 to 42 stones the
-/// players counted alive). Every `playout.` tunable must be named here.
-const REFEREE_PARAMS: [(&str, f64); 19] = [
+/// players counted alive). A literal, so a new playout setting must be
+/// given its referee's value here.
+const REFEREE_PLAYOUTS: PlayoutSettings = PlayoutSettings {
+    capture: 0.95,
+    escape: 0.9,
+    pattern: 0.9,
+    nakade: 0.9,
+    nakade_size: 3,
+    two_liberties: 0.9,
+    reject_self_atari: 0.8,
+    escape_ladder: 1.0,
+    counter_atari: 0.0,
+    pattern_last2: 0.0,
+    sacrifice: 0.0,
+    ko: 0.0,
+    eye_fix: 0.0,
+    false_seki: 0.0,
+    last_good_reply: 0.0,
+    self_atari_cousin: 0.0,
+    learned_rest: 0.02,
+    learned_min: 4.0,
     // The two-liberty fight rules and the ladder read only up to 11x11.
-    ("search.fights_max_size", 11.0),
-    ("playout.capture", 0.95),
-    ("playout.escape", 0.9),
-    ("playout.pattern", 0.9),
-    ("playout.nakade", 0.9),
-    ("playout.nakade_size", 3.0),
-    ("playout.two_liberties", 0.9),
-    ("playout.reject_self_atari", 0.8),
-    ("playout.escape_ladder", 1.0),
-    ("playout.counter_atari", 0.0),
-    ("playout.eye_fix", 0.0),
-    ("playout.pattern_last2", 0.0),
-    ("playout.sacrifice", 0.0),
-    ("playout.false_seki", 0.0),
-    ("playout.ko", 0.0),
-    ("playout.last_good_reply", 0.0),
-    ("playout.self_atari_cousin", 0.0),
-    ("playout.learned_rest", 0.02),
-    ("playout.learned_min", 4.0),
-];
+    fights_max_size: 11,
+    playout_shapes_min_size: 13,
+};
 
-/// The playout policy of the judge: the search's rules with
-/// [`REFEREE_PARAMS`], whatever the defaults or `--param` say, and no
-/// learned patterns.
-fn referee_policy() -> &'static Policy {
-    static POLICY: OnceLock<Policy> = OnceLock::new();
-    POLICY.get_or_init(|| {
-        let mut policy = Policy::mogo();
-        for (name, value) in REFEREE_PARAMS {
-            policy
-                .set_param(name, value)
-                .expect("REFEREE_PARAMS names only known tunables");
-        }
-        policy
-    })
-}
-
-/// The judge of every count kosumi reports: the default seed and playouts,
-/// the light playouts and as many of the search's, with frozen settings.
+/// The judge of every count kosumi reports: the light playouts and as many
+/// of the search's, with [`REFEREE_PLAYOUTS`] whatever the defaults or
+/// `--param` say and no learned patterns; the default seed and playouts.
 pub fn referee() -> Judge<'static> {
-    Judge::new(referee_policy())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn referee_params_name_every_playout_tunable() {
-        let policy = referee_policy();
-        for (name, value) in policy.params() {
-            let frozen = REFEREE_PARAMS.iter().find(|(n, _)| *n == name);
-            match frozen {
-                Some(&(_, v)) => assert_eq!(value, v, "{name}"),
-                None => assert!(
-                    !name.starts_with("playout."),
-                    "{name}: give the referee its value in REFEREE_PARAMS"
-                ),
-            }
-        }
-    }
+    static POLICY: OnceLock<Policy> = OnceLock::new();
+    Judge::new(POLICY.get_or_init(|| {
+        let mut policy = Policy::mogo();
+        policy.playout = REFEREE_PLAYOUTS;
+        policy
+    }))
 }

@@ -261,8 +261,7 @@ pub struct Counted {
     pub readings: String,
 }
 
-/// Judges life and death with the referee, given the options' seed and
-/// playouts.
+/// The referee's judgement, with the options' seed and playouts.
 fn judge(game: &Game, opts: &Options) -> score::Judgement {
     let judge = referee();
     let judge = opts.seed.map_or(judge, |seed| judge.with_seed(seed));

@@ -16,36 +16,29 @@ use eye_space::read_eye_spaces;
 use races::{kill_eyeless, read_lost_races, read_races};
 use seki::{confirm_seki, settle_seki_neighbours, untangle_seki};
 
-/// Playouts a judge runs unless told otherwise (half with each colour
-/// moving first).
+/// Playouts a judge runs unless told otherwise, half with each colour first.
 const DEFAULT_PLAYOUTS: usize = 1000;
 
 /// Judges life and death in final positions: the same verdict on a position
-/// for the same seed, playouts and playout policy.
-///
-/// [`Judge::light`] uses the light playouts alone; kosumi's own count (GTP
-/// `final_score`) is the search layer's referee, which mixes in the
-/// search's playouts through [`Judge::new`].
+/// for the same seed, playouts and playout policy. kosumi's own count (GTP
+/// `final_score`) is the search layer's referee, a [`Judge::new`].
 #[derive(Clone, Copy)]
 pub struct Judge<'a> {
     seed: u64,
     playouts: usize,
-    /// When given, as many playouts again with this policy.
     policy: Option<&'a dyn PlayoutPolicy>,
 }
 
-impl Judge<'static> {
+impl<'a> Judge<'a> {
     /// The light playouts alone, with the default seed and playouts.
-    pub fn light() -> Judge<'static> {
+    pub fn light() -> Judge<'a> {
         Judge {
             seed: DEFAULT_SEED,
             playouts: DEFAULT_PLAYOUTS,
             policy: None,
         }
     }
-}
 
-impl<'a> Judge<'a> {
     /// The light playouts and as many again with `policy`, with the default
     /// seed and playouts.
     pub fn new(policy: &'a dyn PlayoutPolicy) -> Judge<'a> {
@@ -60,8 +53,7 @@ impl<'a> Judge<'a> {
         Judge { seed, ..self }
     }
 
-    /// This judge with `playouts` light playouts (and as many with its
-    /// policy), half with each colour moving first.
+    /// This judge with `playouts` light playouts (and as many with its policy).
     pub fn with_playouts(self, playouts: usize) -> Judge<'a> {
         Judge { playouts, ..self }
     }
@@ -79,15 +71,15 @@ impl<'a> Judge<'a> {
     /// survives beside liberties neither side fills. Under Tromp-Taylor rules
     /// every stone is alive, as those rules say.
     pub fn judge(&self, game: &Game) -> Judgement {
-        let (seed, playouts, policy) = (self.seed, self.playouts, self.policy);
+        let policy = self.policy;
         let board = game.board();
         if game.rules().set() == RuleSet::TrompTaylor {
             let mut j = Judgement::from_statuses(board, |_| PointStatus::Alive, Vec::new());
             j.set_reasons(board, |_| Reason::Rules);
             return j;
         }
-        let mut rng = FastRng::new(seed);
-        let half = playouts.div_ceil(2).max(1);
+        let mut rng = FastRng::new(self.seed);
+        let half = self.playouts.div_ceil(2).max(1);
         let position = position_only(board);
         // tallies[c] has colour c moving first.
         let tallies = tally_both(&position, half, policy, &mut rng);
