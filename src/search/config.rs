@@ -81,18 +81,18 @@ pub struct PriorWeights {
     /// Wins per unit of 3x3 pattern weight elsewhere.
     pub pattern_far: f32,
     /// Wins for a move of a two-liberty fight next to the last move (what
-    /// the playouts would play there, see [`Policy::fight_moves`]).
+    /// the playouts would play there, see `Policy::fight_moves`).
     pub fight: f32,
     /// Wins for an atari of an enemy chain with two liberties next to an
     /// own chain the last move left with two (a capturing race; see
-    /// [`Policy::race_moves`]; 0: off).
+    /// `Policy::race_moves`; 0: off).
     pub fight_race: f32,
     /// Wins for a liberty of the last move's chain or of a chain touching
     /// the last move, however far along the chain (nearness by chains, as
-    /// the common-fate-graph distance; see [`Policy::chain_liberties`]; 0: off).
+    /// the common-fate-graph distance; see `Policy::chain_liberties`; 0: off).
     pub chain_liberty: f32,
     /// Wins for defending an own eye the last move threatens to make false
-    /// (the playouts' `eye_fix` moves, see [`Policy::eye_moves`]; 0: off).
+    /// (the playouts' `eye_fix` moves, see `Policy::eye_moves`; 0: off).
     pub eye_fix: f32,
     /// Wins for the vital point of a three-point eye space next to the last
     /// move (what the playouts' nakade rule plays): it kills or makes the

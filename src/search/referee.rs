@@ -11,7 +11,7 @@
 //! `final_status_list`, `kosumi score`, `kosumi match`) is the referee's.
 
 use super::config::PlayoutSettings;
-use super::Policy;
+use super::policy::Policy;
 use crate::board::{Board, Color, FastRng, Point};
 use crate::score::{Judge, PlayoutPolicy};
 use std::sync::OnceLock;
@@ -61,8 +61,8 @@ const REFEREE_PLAYOUTS: PlayoutSettings = PlayoutSettings {
 };
 
 /// The judge of every count kosumi reports: the light playouts and as many
-/// of the search's, with [`REFEREE_PLAYOUTS`] whatever the defaults or
-/// `--param` say and no learned patterns; the default seed and playouts.
+/// of the search's, with the settings counting was measured with (whatever
+/// the defaults or `--param` say) and no learned patterns.
 pub fn referee() -> Judge<'static> {
     static POLICY: OnceLock<Policy> = OnceLock::new();
     Judge::new(POLICY.get_or_init(|| {
