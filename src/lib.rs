@@ -24,9 +24,10 @@
 //! assert!(game.is_over());
 //!
 //! // Black: 4 columns of territory (36 points); White: 3 (27) plus komi.
-//! let score = kosumi::score::final_score(&game);
+//! // The referee is the judge behind GTP `final_score`, which answers this.
+//! let score = kosumi::search::referee().final_score(&game);
 //! assert_eq!((score.black, score.white), (36.0, 33.5));
-//! assert_eq!(score.black_minus_white, 2.5);
+//! assert_eq!(score.to_string(), "B+2.5");
 //! ```
 #![deny(missing_docs)]
 

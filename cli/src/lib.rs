@@ -126,7 +126,7 @@ pub struct GtpArgs {
     pub pattern_weights: Option<std::path::PathBuf>,
     /// Sets a named constant of the search, e.g. `--param prior.even=14`
     /// (repeatable; the GTP command `kosumi-param` lists every name).
-    #[arg(long, value_name = "NAME=VALUE", value_parser = kosumi::search::tunables::parse_assignment)]
+    #[arg(long, value_name = "NAME=VALUE", value_parser = kosumi::search::config::parse_assignment)]
     pub param: Vec<(String, f64)>,
 }
 

@@ -15,7 +15,7 @@
 
 use kosumi::board::{fixed_handicap, Color, Game, Move, Point, RuleSet, Rules};
 use kosumi::gtp::engine::{Engine, EngineOptions};
-use kosumi::search::{judge, SearchParams};
+use kosumi::search::SearchParams;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::io::{BufRead, BufReader, PipeReader, PipeWriter, Write};
@@ -590,7 +590,7 @@ impl Context {
         trips += 1;
         self.check_boards(&referee, "at the end")?;
         let scores = self.both("final_score")?;
-        let ours = judge::final_score(&referee).to_string();
+        let ours = kosumi::search::referee().final_score(&referee).to_string();
         for (i, s) in scores.iter().enumerate() {
             if parse_score(s).is_none() {
                 return Err(format!(

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use super::match_cmd::{run_match, MatchArgs, MatchError};
 use super::progress::Progress;
-use kosumi::search::policy::Policy;
+use kosumi::search::SearchConfig;
 
 /// Options of `kosumi tune`.
 #[derive(Args, Debug)]
@@ -77,7 +77,7 @@ pub struct TuneArgs {
 /// One parameter to tune.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParamSpec {
-    /// The tunable's name (`Policy::params`).
+    /// The tunable's name (`SearchConfig::params`).
     pub name: String,
     /// θ at iteration 0.
     pub start: f64,
@@ -105,8 +105,8 @@ pub fn parse_spec(s: &str) -> Result<ParamSpec, String> {
         .filter(|v| v.len() == 4)
         .ok_or_else(|| format!("'{rest}' is not four numbers START:MIN:MAX:C_END"))?;
     let (start, min, max, c_end) = (numbers[0], numbers[1], numbers[2], numbers[3]);
-    let mut policy = Policy::default();
-    if !policy.params().iter().any(|(n, _)| *n == name) {
+    let mut config = SearchConfig::default();
+    if !config.params().iter().any(|(n, _)| *n == name) {
         return Err(format!("unknown parameter '{name}'"));
     }
     if min > max {
@@ -118,9 +118,9 @@ pub fn parse_spec(s: &str) -> Result<ParamSpec, String> {
     if c_end <= 0.0 {
         return Err(format!("{name}: C_END {c_end} is not above 0"));
     }
-    policy.set_param(&name, min)?;
-    policy.set_param(&name, max)?;
-    let whole = Policy::default().set_param(&name, 0.5).is_err();
+    config.set(&name, min).map_err(|e| e.to_string())?;
+    config.set(&name, max).map_err(|e| e.to_string())?;
+    let whole = SearchConfig::default().set(&name, 0.5).is_err();
     Ok(ParamSpec {
         name,
         start,

@@ -85,7 +85,7 @@ fn print_differences(path: &std::path::Path) {
     let game = record
         .to_game(None, kosumi::board::Rules::japanese(), None)
         .unwrap();
-    let j = kosumi::search::judge::judge(&game);
+    let j = kosumi::search::referee().judge(&game);
     let b = game.board();
     let mut diffs = Vec::new();
     let d = b.diagram(|p| {
@@ -307,16 +307,13 @@ fn the_search_playouts_kill_stones_the_light_ones_keep() {
         Some(Reason::Playouts { percent } | Reason::FewEyes { percent }) => percent,
         other => panic!("D7 judged by {other:?}"),
     };
-    let light = score::judge(&game);
-    let mixed = kosumi::search::judge::judge(&game);
+    let light = score::Judge::light().judge(&game);
+    let mixed = kosumi::search::referee().judge(&game);
     assert!(survival(light.reason(d7)) > 50, "{:?}", light.reason(d7));
     assert!(survival(mixed.reason(d7)) < 45, "{:?}", mixed.reason(d7));
     assert_eq!(mixed.status(d7), Some(PointStatus::Dead));
     assert_eq!(score::count(&game, &light).winner(), Some(Color::Black));
-    assert_eq!(
-        kosumi::search::judge::final_score(&game).to_string(),
-        "W+13.5"
-    );
+    assert_eq!(score::count(&game, &mixed).to_string(), "W+13.5");
     let out = score_file(&path, &Options::default()).unwrap();
     assert_eq!(out.score.to_string(), "W+13.5");
 }

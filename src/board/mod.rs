@@ -24,7 +24,7 @@ pub use board::{Board, PlayError, UndoLog};
 pub use game::{fixed_handicap, Game};
 pub use playout::{light_playout, random_move, PlayoutResult};
 pub use point::{Color, Move, NeighboursIn, Point, MAX_SIZE, SLOTS, STRIDE};
-pub use rng::FastRng;
+pub use rng::{FastRng, DEFAULT_SEED};
 pub use rules::{KoRule, RuleSet, Rules, Scoring, UnknownRules};
 
 /// A board of `size` with about half its points tried: random points and

@@ -2,6 +2,9 @@
 //! playout step draws from one) and the playout loop both use them without
 //! importing each other.
 
+/// The seed of the search and the judge unless told otherwise: "kosumi".
+pub const DEFAULT_SEED: u64 = 0x6b6f_7375_6d69;
+
 /// A small, fast, seedable random generator (xorshift64*), good enough for
 /// playouts and reproducible across platforms.
 #[derive(Clone, Debug)]

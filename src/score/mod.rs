@@ -1,7 +1,7 @@
 //! Counting finished games under each rule set: life and death of the final
 //! position, seki, territory and the score.
 //!
-//! [`judge`] decides which stones are alive, dead or in seki from the
+//! A [`Judge`] decides which stones are alive, dead or in seki from the
 //! position alone (never from a recorded result): Benson's algorithm settles
 //! unconditionally alive chains, seeded playouts from the final position
 //! (the opponent of each chain moving first, as in the 1989 Japanese
@@ -28,7 +28,8 @@
 //!     game.play(Color::Black, Move::Play(Point::new(3, y))).unwrap();
 //!     game.play(Color::White, Move::Play(Point::new(4, y))).unwrap();
 //! }
-//! let s = score::final_score(&game);
+//! // The light playouts alone, not kosumi's count (`search::referee`).
+//! let s = score::Judge::light().final_score(&game);
 //! assert_eq!(s.black, 27.0);
 //! assert_eq!(s.white, 36.5);
 //! assert_eq!(s.to_string(), "W+9.5");
@@ -46,7 +47,7 @@ use crate::board::{Bitboard, Board, Color, Game, Point, Scoring};
 use std::fmt;
 
 pub use benson::unconditionally_alive;
-pub use judge::{judge, judge_with, judge_with_seed, JudgeOptions, DEFAULT_PLAYOUTS, DEFAULT_SEED};
+pub use judge::Judge;
 pub use playout::PlayoutPolicy;
 pub use readings::{Reading, ReadingOutcome};
 
@@ -547,7 +548,7 @@ pub fn counted(n: usize, noun: &str) -> String {
 ///   rules core hands them out) and the opponent's dead stones.
 /// - Area rules (Chinese, AGA, New Zealand, Tromp-Taylor): living and seki
 ///   stones plus empty points (and dead stones' points) in regions touching
-///   living stones of one colour only; eyes in seki count too. [`judge`]
+///   living stones of one colour only; eyes in seki count too. A [`Judge`]
 ///   calls every stone alive under Tromp-Taylor, as its text says.
 ///
 /// Komi goes to White in both, and under area rules the points for Black's
@@ -611,11 +612,6 @@ impl From<[Breakdown; 2]> for Score {
 /// given by `j`: the totals of [`breakdown`].
 pub fn count(game: &Game, j: &Judgement) -> Score {
     Score::from(breakdown(game, j))
-}
-
-/// Judges the position of `game` (see [`judge`]) and counts it under its rules.
-pub fn final_score(game: &Game) -> Score {
-    count(game, &judge(game))
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! Playouts cannot defend a large territory: in a finished position they let
 //! invasions live often enough that the search sees a won game as even, and
 //! then invades, or fills its own territory, throwing away half a point. The
-//! judge ([`super::judge`]) reads the position as a referee would, so once
+//! referee ([`super::referee`]) reads the position as a referee would, so once
 //! the borders are closed (or the opponent's pass lets ours end the game) its
 //! count says whether a pass wins. A chain in atari is a fight still open:
 //! the next move decides it, the judge's playouts, started cold, do not
@@ -12,7 +12,7 @@
 //! given up are the exception: the opponent may take them after the pass,
 //! and the count has taken them already.
 
-use super::judge;
+use super::referee;
 use crate::board::{Bitboard, Color, Game, Move};
 use crate::score::{self, PointStatus};
 
@@ -27,7 +27,7 @@ use crate::score::{self, PointStatus};
 pub fn passing_wins(game: &Game, color: Color, given_up: Bitboard) -> bool {
     let opponent_passed = game.moves().last() == Some(&(color.opponent(), Move::Pass));
     if opponent_passed {
-        return judge::final_score(game).winner() == Some(color);
+        return referee().final_score(game).winner() == Some(color);
     }
     if game.rules().area_scoring() {
         return false;
@@ -35,7 +35,7 @@ pub fn passing_wins(game: &Game, color: Color, given_up: Bitboard) -> bool {
     let Some(loose) = loose_own_stones(game, color).filter(|&l| (l & !given_up).is_empty()) else {
         return false;
     };
-    let judgement = judge::judge(game);
+    let judgement = referee().judge(game);
     loose
         .iter()
         .all(|p| judgement.status(p) == Some(PointStatus::Dead))
@@ -46,7 +46,7 @@ pub fn passing_wins(game: &Game, color: Color, given_up: Bitboard) -> bool {
 /// count of the position says the opponent wins it.
 pub fn passing_loses(game: &Game, color: Color) -> bool {
     let opponent_passed = game.moves().last() == Some(&(color.opponent(), Move::Pass));
-    opponent_passed && judge::final_score(game).winner() == Some(color.opponent())
+    opponent_passed && referee().final_score(game).winner() == Some(color.opponent())
 }
 
 /// The stones of `color` that keep the game open: own chains in atari and
@@ -138,7 +138,7 @@ mod tests {
         g.set_stone(Point::new(3, 8), Some(Color::Black)); // D1
         g.set_stone(Point::new(4, 8), Some(Color::White)); // E1
         g.set_stone(Point::new(6, 8), Some(Color::White)); // G1
-        assert_eq!(judge::final_score(&g).winner(), Some(Color::White));
+        assert_eq!(referee().final_score(&g).winner(), Some(Color::White));
         assert!(!passing_wins(&g, Color::White, Bitboard::EMPTY));
         // Connected at F1, the game is White's to end.
         g.play(Color::White, Move::Play(Point::new(5, 8))).unwrap();
@@ -161,7 +161,7 @@ mod tests {
     fn own_stones_given_up_do_not_keep_the_game_open() {
         let g = walls_with_dead_white_stone();
         let b5 = Bitboard::single(Point::new(1, 4));
-        assert_eq!(judge::final_score(&g).winner(), Some(Color::White));
+        assert_eq!(referee().final_score(&g).winner(), Some(Color::White));
         assert!(passing_wins(&g, Color::White, b5));
         // Unless the search has given it up too, the judge is not asked.
         assert!(!passing_wins(&g, Color::White, Bitboard::EMPTY));

@@ -35,7 +35,7 @@
 //! - **Ending**: the pass is a move of the tree, tried whenever it could end
 //!   the game. The player passes when passing keeps the win rate and loses no
 //!   points (before the opponent passed: only in won games), and whenever
-//!   the judge's count of the position says a pass wins once the game can
+//!   the referee's count of the position says a pass wins once the game can
 //!   end (the opponent passed, or every border is closed under territory
 //!   counting: see `ending.rs`); in the KGS
 //!   cleanup phase it counts by area and captures dead stones first. It
@@ -49,24 +49,25 @@
 //!   the new position is kept (after the opponent's move, after `undo` while
 //!   the old root is still held); a third of the cap is kept for copying it.
 
+pub mod config;
 mod ending;
-pub mod judge;
 pub mod patterns;
 pub mod policy;
+mod referee;
 mod replies;
 mod searcher;
 pub mod shape;
 pub mod tactics;
 mod time;
 mod tree;
-pub mod tunables;
 
+pub use config::{ParamError, SearchConfig};
 pub use policy::Policy;
+pub use referee::referee;
 pub use searcher::{default_playouts, Searcher};
 pub use time::{Clock, Plan};
-pub use tunables::SearchWeights;
 
-use crate::board::Move;
+use crate::board::{Move, DEFAULT_SEED};
 use std::time::Duration;
 
 /// Settings a user gives from the command line or GTP.
@@ -90,9 +91,6 @@ pub struct SearchParams {
     /// No progress lines or move summaries on stderr.
     pub quiet: bool,
 }
-
-/// Default seed: "kosumi" in ASCII.
-pub const DEFAULT_SEED: u64 = 0x6b6f_7375_6d69;
 
 impl Default for SearchParams {
     /// All cores, `min(2 GiB, RAM / 4)` of node memory, fixed seed, resign

@@ -6,6 +6,7 @@
 //! [`Policy::pattern3`] (and tuning [`PriorWeights`]); the move patterns
 //! learned from strong games ([`Policy::patterns`]) add to the tree priors.
 
+use super::config::{PlayoutSettings, PriorWeights, SMALL_BOARD_MAX};
 use super::patterns::features::{pattern3_id_of_code, DIST_LAST, PAT3_BASE};
 use super::patterns::Model;
 use super::shape::{add_pattern, offset, MOGO_PATTERNS, RING};
@@ -13,193 +14,12 @@ use super::tactics::{
     any_ataried_neighbour, breaks_false_seki, escape_is_ladder, eye_fix_moves, nakade_point,
     self_atari_cousin, two_liberty_moves, useful_sacrifice,
 };
-use super::tunables::{SearchWeights, SMALL_BOARD_MAX};
 use crate::board::{Bitboard, Board, Color, FastRng, Point, STRIDE};
 use smallvec::SmallVec;
 use std::sync::Arc;
 
 pub use super::shape::{pattern3_code, PATTERN3_COUNT};
 pub use super::tactics::ladder_caught;
-
-/// Weights of the tree priors, in virtual playouts: `good` adds wins, `bad`
-/// adds losses.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PriorWeights {
-    /// Virtual playouts every move starts with, half of them won.
-    pub even: f32,
-    /// Wins for capturing a chain in atari.
-    pub capture: f32,
-    /// Extra wins per captured stone (up to 8 stones).
-    pub capture_per_stone: f32,
-    /// Wins for saving an own chain in atari by extending it.
-    pub escape: f32,
-    /// Wins per unit of 3x3 pattern weight, near the last move.
-    pub pattern_near: f32,
-    /// Wins per unit of 3x3 pattern weight elsewhere.
-    pub pattern_far: f32,
-    /// Wins for a move of a two-liberty fight next to the last move (what
-    /// the playouts would play there, see [`Policy::fight_moves`]).
-    pub fight: f32,
-    /// Wins for an atari of an enemy chain with two liberties next to an
-    /// own chain the last move left with two (a capturing race; see
-    /// [`Policy::race_moves`]; 0: off).
-    pub fight_race: f32,
-    /// Wins for a liberty of the last move's chain or of a chain touching
-    /// the last move, however far along the chain (nearness by chains, as
-    /// the common-fate-graph distance; see [`Policy::chain_liberties`]; 0: off).
-    pub chain_liberty: f32,
-    /// Wins for defending an own eye the last move threatens to make false
-    /// (the playouts' `eye_fix` moves, see [`Policy::eye_moves`]; 0: off).
-    pub eye_fix: f32,
-    /// Wins for the vital point of a three-point eye space next to the last
-    /// move (what the playouts' nakade rule plays): it kills or makes the
-    /// eye, whoever plays it (0: off).
-    pub nakade: f32,
-    /// Losses for a single-stone self-atari.
-    pub self_atari: f32,
-    /// Losses for a self-atari of a chain of two or more stones.
-    pub self_atari_chain: f32,
-    /// Wins for a move close to the last move (distance up to 3).
-    pub near_last: f32,
-    /// Wins for a move at distance 4 from the last move.
-    pub around_last: f32,
-    /// Losses for a first-line move far from any stone.
-    pub edge_empty: f32,
-    /// Losses for a second-line move far from any stone.
-    pub second_line_empty: f32,
-    /// Wins for a third- or fourth-line move far from any stone.
-    pub third_line_empty: f32,
-    /// Losses of the pass while the board is still half empty.
-    pub pass_early: f32,
-    /// Virtual playouts from the learned move patterns: a move's share of
-    /// them won is the square root of its strength relative to the
-    /// strongest move's.
-    pub learned: f32,
-    /// Virtual wins from the learned move patterns: this times the square
-    /// root of the move's probability among the candidates (0: off), on
-    /// boards up to 13x13.
-    pub learned_wins: f32,
-    /// The same on larger boards, whose own matches decide it.
-    pub learned_wins_large: f32,
-}
-
-impl Default for PriorWeights {
-    fn default() -> PriorWeights {
-        PriorWeights {
-            even: 10.0,
-            capture: 12.0,
-            capture_per_stone: 2.0,
-            escape: 10.0,
-            pattern_near: 8.0,
-            pattern_far: 2.0,
-            fight: 8.0,
-            fight_race: 0.0,
-            chain_liberty: 0.0,
-            eye_fix: 0.0,
-            nakade: 0.0,
-            self_atari: 10.0,
-            self_atari_chain: 30.0,
-            near_last: 5.0,
-            around_last: 2.0,
-            edge_empty: 6.0,
-            second_line_empty: 3.0,
-            third_line_empty: 2.0,
-            pass_early: 20.0,
-            learned: 0.0,
-            learned_wins: 150.0,
-            learned_wins_large: 600.0,
-        }
-    }
-}
-
-/// Probabilities of the heavy playout rules, tried in this order.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PlayoutWeights {
-    /// Capture the last move's chain when it is in atari.
-    pub capture: f64,
-    /// Save an own chain the last move put in atari.
-    pub escape: f64,
-    /// Play a 3x3 shape next to the last move.
-    pub pattern: f64,
-    /// Play the vital point of a small eye space next to the last move.
-    pub nakade: f64,
-    /// Largest eye space whose vital point the nakade rule plays: 3 (three
-    /// points in a row or bent), up to 6 (also the pyramid four, the bulky
-    /// and crossed fives and the rabbity six).
-    pub nakade_size: usize,
-    /// Two-liberty fights next to the last move: give an own chain left
-    /// with two liberties a third, or atari the last move's chain when it
-    /// cannot escape.
-    pub two_liberties: f64,
-    /// Reject a single-stone self-atari among random moves.
-    pub reject_self_atari: f64,
-    /// Read the ladder before extending a chain out of atari, and leave a
-    /// chain the ladder catches; on boards up to
-    /// [`SearchWeights::fights_max_size`], where it was measured.
-    pub escape_ladder: f64,
-    /// In a two-liberty fight, also atari the enemy chains with two
-    /// liberties next to an own chain the last move left with two (the
-    /// capturing race).
-    pub counter_atari: f64,
-    /// Also play 3x3 shapes next to the player's own previous move.
-    pub pattern_last2: f64,
-    /// Let a self-atari through when it is a useful sacrifice (a snapback,
-    /// or stones the enemy can only capture into one eye): the random moves
-    /// and shapes play it, the tree priors do not count it as a self-atari.
-    pub sacrifice: f64,
-    /// Take back a ko once a threat has been played and answered.
-    pub ko: f64,
-    /// Defend an own eye the last move threatens to make false: take the
-    /// falsifying point it made playable, or capture a stone on the eye's
-    /// diagonal (`eye_fix_moves`).
-    pub eye_fix: f64,
-    /// When no other move is left, break a false seki: sacrifice stones
-    /// whose capture leaves the capturer one eye only
-    /// (`breaks_false_seki`), which the playouts would otherwise end in
-    /// and count as alive. 0 or 1.
-    pub false_seki: f64,
-    /// Remember the winners' replies to the last two moves and play them
-    /// (last good reply with forgetting): the rate at which a remembered
-    /// reply is played; 0 keeps no tables.
-    pub last_good_reply: f64,
-    /// When a random move is passed over as a self-atari, play its cousin
-    /// instead (`self_atari_cousin`: the outside liberty of a two-liberty
-    /// chain next to it), as Pachi's playouts do.
-    pub self_atari_cousin: f64,
-    /// With learned playout shapes: the strength of the moves away from the
-    /// last move, per empty point, against which the learned strengths of
-    /// the shapes next to it are drawn (Bradley-Terry: a local shape is
-    /// played with probability `local / (local + rest * empties)`).
-    pub learned_rest: f64,
-    /// With learned playout shapes: the least strength of a 3x3 shape the
-    /// playouts play next to the last move.
-    pub learned_min: f32,
-}
-
-impl Default for PlayoutWeights {
-    fn default() -> PlayoutWeights {
-        PlayoutWeights {
-            capture: 0.95,
-            escape: 0.9,
-            pattern: 0.9,
-            nakade: 0.9,
-            nakade_size: 3,
-            two_liberties: 0.9,
-            reject_self_atari: 0.8,
-            escape_ladder: 1.0,
-            counter_atari: 0.0,
-            pattern_last2: 0.0,
-            sacrifice: 0.0,
-            ko: 0.0,
-            eye_fix: 0.0,
-            false_seki: 0.0,
-            last_good_reply: 0.0,
-            self_atari_cousin: 0.0,
-            learned_rest: 0.02,
-            learned_min: 4.0,
-        }
-    }
-}
 
 /// The last simple ko of a playout: where it was taken, whom the point was
 /// forbidden to and at which playout move, so that the forbidden side can
@@ -222,8 +42,8 @@ impl KoFight {
     }
 }
 
-/// The search's Go knowledge: 3x3 pattern weights shared by priors and
-/// playouts, prior weights and playout rule rates.
+/// The search's Go knowledge (3x3 pattern weights shared by priors and
+/// playouts, learned patterns) and the prior and playout settings it reads.
 #[derive(Clone, Debug)]
 pub struct Policy {
     /// Weight of each 3x3 neighbourhood code (see [`pattern3_code`]), 0 for
@@ -231,10 +51,8 @@ pub struct Policy {
     pub pattern3: Vec<f32>,
     /// Tree prior weights.
     pub prior: PriorWeights,
-    /// Playout rule rates.
-    pub playout: PlayoutWeights,
-    /// Constants of the tree search.
-    pub search: SearchWeights,
+    /// Playout settings.
+    pub playout: PlayoutSettings,
     /// Learned move patterns for the tree priors (`None`: off).
     pub patterns: Option<Arc<Model>>,
     /// Learned 3x3 shape strengths next to the last move for the playouts
@@ -358,13 +176,12 @@ impl Policy {
     /// A policy from 3x3 pattern weights (one per code, see
     /// [`pattern3_code`]; missing codes weigh 0) and rule weights, without
     /// learned patterns.
-    pub fn new(mut pattern3: Vec<f32>, prior: PriorWeights, playout: PlayoutWeights) -> Policy {
+    pub fn new(mut pattern3: Vec<f32>, prior: PriorWeights, playout: PlayoutSettings) -> Policy {
         pattern3.resize(PATTERN3_COUNT, 0.0);
         let mut policy = Policy {
             pattern3,
             prior,
             playout,
-            search: SearchWeights::default(),
             patterns: None,
             playout_shapes: None,
             shapes: Vec::new(),
@@ -380,7 +197,7 @@ impl Policy {
         for spec in &MOGO_PATTERNS {
             add_pattern(&mut pattern3, spec, 1.0);
         }
-        Policy::new(pattern3, PriorWeights::default(), PlayoutWeights::default())
+        Policy::new(pattern3, Default::default(), Default::default())
     }
 
     /// This policy with these learned patterns (`None`: without) in the
@@ -392,13 +209,21 @@ impl Policy {
 
     /// This policy with the learned patterns' 3x3 shapes also drawing the
     /// playouts' moves next to the last move (boards from
-    /// [`SearchWeights::playout_shapes_min_size`] up); without learned patterns it changes nothing.
+    /// [`PlayoutSettings::playout_shapes_min_size`] up); without learned
+    /// patterns it changes nothing.
     pub fn with_playout_patterns(mut self, on: bool) -> Policy {
         self.playout_shapes = match (&self.patterns, on) {
             (Some(model), true) => Some(Arc::new(PlayoutShapes::new(model))),
             _ => None,
         };
         self
+    }
+
+    /// The learned move patterns, on boards of `size` where they add to the
+    /// priors ([`PriorWeights::learned_min_size`] up).
+    pub fn learned_patterns(&self, size: usize) -> Option<&Model> {
+        let on = size >= self.prior.learned_min_size;
+        self.patterns.as_deref().filter(|_| on)
     }
 
     /// Whether playouts draw shapes from the learned patterns.
@@ -529,7 +354,7 @@ impl Policy {
     /// The moves of the two-liberty fights next to the last move (an own
     /// chain left with two liberties gains a third, the last move's chain
     /// is ataried where it cannot escape), at most 16; none on boards above
-    /// [`SearchWeights::fights_max_size`].
+    /// [`PlayoutSettings::fights_max_size`].
     pub fn fight_moves(
         &self,
         board: &Board,
@@ -538,7 +363,7 @@ impl Policy {
     ) -> SmallVec<[Point; 16]> {
         let mut cands = [Point::from_index(0); 16];
         let n = last
-            .filter(|_| board.size() <= self.search.fights_max_size)
+            .filter(|_| board.size() <= self.playout.fights_max_size)
             .map_or(0, |l| two_liberty_moves(board, color, l, false, &mut cands));
         cands[..n].iter().copied().collect()
     }
@@ -555,7 +380,7 @@ impl Policy {
     ) -> SmallVec<[Point; 16]> {
         let mut cands = [Point::from_index(0); 16];
         let n = last
-            .filter(|_| self.prior.fight_race > 0.0 && board.size() <= self.search.fights_max_size)
+            .filter(|_| self.prior.fight_race > 0.0 && board.size() <= self.playout.fights_max_size)
             .map_or(0, |l| two_liberty_moves(board, color, l, true, &mut cands));
         cands[..n]
             .iter()
@@ -581,7 +406,7 @@ impl Policy {
     }
 
     /// The moves defending an own eye the last move threatens to make false
-    /// (see [`PlayoutWeights::eye_fix`]), when the eye prior is on.
+    /// (see [`PlayoutSettings::eye_fix`]), when the eye prior is on.
     pub fn eye_moves(
         &self,
         board: &Board,
@@ -671,7 +496,7 @@ impl Policy {
 
     /// Takes back the ko `ko` when `color` was the side forbidden to and
     /// may now (a threat was played and answered), at the rate
-    /// [`PlayoutWeights::ko`].
+    /// [`PlayoutSettings::ko`].
     #[inline]
     pub fn ko_retake(
         &self,
@@ -747,7 +572,7 @@ impl Policy {
         // Escapes: own chains the last move put in atari.
         let mut escaping = false;
         let read_ladders =
-            board.size() <= self.search.fights_max_size && Policy::chance(rng, w.escape_ladder);
+            board.size() <= self.playout.fights_max_size && Policy::chance(rng, w.escape_ladder);
         for nb in l.neighbours_in(board.stone_neighbour_bits(l, color)) {
             if !board.in_atari(nb) {
                 continue;
@@ -790,7 +615,7 @@ impl Policy {
             }
         }
         // Two-liberty fights around the last move.
-        if board.size() <= self.search.fights_max_size && Policy::chance(rng, w.two_liberties) {
+        if board.size() <= self.playout.fights_max_size && Policy::chance(rng, w.two_liberties) {
             let race = Policy::chance(rng, w.counter_atari);
             n = two_liberty_moves(board, color, l, race, &mut cands);
             if n > 0 {
@@ -814,7 +639,7 @@ impl Policy {
         if let Some(shapes) = self
             .playout_shapes
             .as_deref()
-            .filter(|_| board.size() >= self.search.playout_shapes_min_size)
+            .filter(|_| board.size() >= self.playout.playout_shapes_min_size)
         {
             return self.learned_shape(board, color, l, shapes, rng);
         }
@@ -857,7 +682,7 @@ impl Policy {
 
     /// A move next to the last move `l` drawn by the learned strengths of
     /// its 3x3 shape and its distance to `l`, against the rest of the board
-    /// (see [`PlayoutWeights::learned_rest`]); `None` leaves it to the
+    /// (see [`PlayoutSettings::learned_rest`]); `None` leaves it to the
     /// random move.
     fn learned_shape(
         &self,

@@ -23,13 +23,13 @@
 //! smaller losses when the result looks decided (handicap games, far ahead
 //! or behind).
 
+use super::config::{ParamError, SearchConfig, TreeSettings, SMALL_BOARD_MAX};
 use super::ending;
 use super::patterns::Context;
 use super::policy::{KoFight, Policy, Prior};
 use super::replies::Replies;
 use super::time::Clock;
 use super::tree::{Arena, Node, EXPANDED, EXPANDING, LEAF, PASS, SCORE_ONE, VALUE_ONE};
-use super::tunables::SMALL_BOARD_MAX;
 use super::{Analysis, Candidate, Decision, Limits, SearchParams};
 use crate::board::{Bitboard, Board, Color, FastRng, Game, Move, Point, SLOTS};
 use std::io::Write;
@@ -138,6 +138,7 @@ impl TreeState {
 pub struct Searcher {
     params: SearchParams,
     policy: Policy,
+    settings: TreeSettings,
     tree: Option<TreeState>,
     /// Own moves in a row below the resign threshold, per colour.
     low_streak: [u32; 2],
@@ -171,12 +172,13 @@ impl Searcher {
         Searcher::with_policy(params, Policy::default())
     }
 
-    /// A searcher with these settings and a given policy (learned weights).
+    /// A searcher with these settings, a policy and the default tree settings.
     pub fn with_policy(params: SearchParams, mut policy: Policy) -> Searcher {
         policy.refresh();
         Searcher {
             params,
             policy,
+            settings: TreeSettings::default(),
             tree: None,
             low_streak: [0; 2],
             games: 0,
@@ -196,15 +198,22 @@ impl Searcher {
         self.params = p;
     }
 
-    /// The policy (priors and playout knowledge).
-    pub fn policy(&self) -> &Policy {
-        &self.policy
+    /// Every tunable: the tree's settings and the policy's.
+    pub fn config(&self) -> SearchConfig {
+        SearchConfig {
+            tree: self.settings.clone(),
+            prior: self.policy.prior.clone(),
+            playout: self.policy.playout.clone(),
+        }
     }
 
-    /// Sets a named constant of the search (see [`super::tunables`]); the
-    /// tree is forgotten, since its priors were made with the old value.
-    pub fn set_param(&mut self, name: &str, value: f64) -> Result<(), String> {
-        self.policy.set_param(name, value)?;
+    /// Sets a tunable by name (see [`SearchConfig::set`]); the tree is
+    /// forgotten, since its priors were made with the old value.
+    pub fn set_param(&mut self, name: &str, value: f64) -> Result<(), ParamError> {
+        let mut config = self.config();
+        config.set(name, value)?;
+        (self.settings, self.policy.prior, self.policy.playout) =
+            (config.tree, config.prior, config.playout);
         self.tree = None;
         Ok(())
     }
@@ -424,7 +433,7 @@ impl Searcher {
             0.0
         };
         let late = board.empty_count() * 2 <= size * size;
-        let (weights, small) = (&self.policy.search, size <= SMALL_BOARD_MAX);
+        let (weights, small) = (&self.settings, size <= SMALL_BOARD_MAX);
         let threads = self.params.threads.max(1);
         let seed = self.params.seed
             ^ (moves.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -433,6 +442,7 @@ impl Searcher {
             arena,
             root,
             policy: &self.policy,
+            settings: &self.settings,
             root_board: board,
             color,
             root_passes,
@@ -686,6 +696,7 @@ struct Shared<'a> {
     arena: &'a Arena,
     root: u32,
     policy: &'a Policy,
+    settings: &'a TreeSettings,
     root_board: Board,
     color: Color,
     root_passes: u8,
@@ -1143,7 +1154,7 @@ impl<'a> Worker<'a> {
             0
         };
         let squashed = 0.5 + 0.5 * ((score - center) / self.sh.score_scale).tanh();
-        let w = self.sh.policy.search.score_weight;
+        let w = self.sh.settings.score_weight;
         ((1.0 - w) * win2 as f64 / 2.0 + w * squashed, win2)
     }
 
@@ -1171,7 +1182,7 @@ impl<'a> Worker<'a> {
         // AMAF: a child's move counts if its player played that point first
         // anywhere after the node, in the tree or the playout.
         let len = self.seq.len();
-        let distance = sh.policy.search.rave_distance;
+        let distance = sh.settings.rave_distance;
         let mut k = len;
         for d in (0..self.path.len()).rev() {
             while k > self.seq_start[d] {
@@ -1234,8 +1245,8 @@ impl<'a> Worker<'a> {
             0.5
         }
         .clamp(0.0, 1.0);
-        let (equiv, explore) = (self.sh.rave_equiv, self.sh.policy.search.explore);
-        let offset = self.sh.policy.search.prior_relative * (parent_q - 0.5);
+        let (equiv, explore) = (self.sh.rave_equiv, self.sh.settings.explore);
+        let offset = self.sh.settings.prior_relative * (parent_q - 0.5);
         let mut best = first;
         let mut best_u = f64::NEG_INFINITY;
         for (i, c) in (first..).zip(arena.nodes(first, k)) {
@@ -1305,12 +1316,7 @@ impl<'a> Worker<'a> {
         // root of each move's probability: on 9x9 they won +152 +- 105 Elo
         // at equal time (the old relative form, 40 virtual playouts, had
         // gained nothing there).
-        let patterns = sh
-            .policy
-            .patterns
-            .as_ref()
-            .filter(|_| board.size() >= sh.policy.search.learned_min_size);
-        if let Some(model) = patterns {
+        if let Some(model) = sh.policy.learned_patterns(board.size()) {
             // Learned patterns: strengths relative to the strongest move.
             let ctx = Context::new(board, to_move, last, last2, passed);
             self.strengths.clear();

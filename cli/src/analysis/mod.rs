@@ -16,8 +16,9 @@ pub mod response;
 pub mod rules;
 
 use clap::Args;
+use kosumi::board::DEFAULT_SEED;
 use kosumi::search::patterns::Model;
-use kosumi::search::{default_max_memory, Policy, SearchParams, DEFAULT_SEED};
+use kosumi::search::{default_max_memory, Policy, SearchParams};
 use pool::{Pool, Report, Sink};
 use query::{Defaults, Perspective, Request};
 use serde_json::{Map, Value};

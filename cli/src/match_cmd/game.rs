@@ -198,7 +198,7 @@ pub(super) fn play_game(
     // scorer) and marks the territory in the SGF whoever counts.
     let judgement = reason
         .is_count()
-        .then(|| kosumi::search::judge::judge(&game));
+        .then(|| kosumi::search::referee().judge(&game));
     if let Some(j) = &judgement {
         let (margin, how) = count(cfg, &game, j, parsed);
         winner = if margin > 0.0 {

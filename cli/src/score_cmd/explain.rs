@@ -105,7 +105,7 @@ mod tests {
         let game = record
             .to_game(None, kosumi::board::Rules::japanese(), None)
             .unwrap();
-        let j = kosumi::search::judge::judge(&game);
+        let j = kosumi::search::referee().judge(&game);
         (game, j)
     }
 
@@ -133,7 +133,7 @@ mod tests {
         let game = record
             .to_game(None, kosumi::board::Rules::japanese(), None)
             .unwrap();
-        let j = kosumi::search::judge::judge(&game);
+        let j = kosumi::search::referee().judge(&game);
         let board = game.board();
         let a2 = kosumi::board::Point::new(0, 7);
         assert_eq!(a2.to_gtp(9), "A2");

@@ -13,7 +13,7 @@
 
 use kosumi::board::{Bitboard, Board, Color, Game, Point, Rules, Scoring};
 use kosumi::score::{self, Breakdown, Judgement, Owner, PointStatus, Reason, Score};
-use kosumi::search::judge;
+use kosumi::search::referee;
 use kosumi::sgf::{write_points, GameRecord};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -261,16 +261,12 @@ pub struct Counted {
     pub readings: String,
 }
 
-/// Judges life and death with the seed and playouts the options give.
+/// The referee's judgement, with the options' seed and playouts.
 fn judge(game: &Game, opts: &Options) -> score::Judgement {
-    match (opts.seed, opts.playouts) {
-        (None, None) => judge::judge(game),
-        (seed, n) => judge::judge_with_seed(
-            game,
-            seed.unwrap_or(score::DEFAULT_SEED),
-            n.unwrap_or(score::DEFAULT_PLAYOUTS),
-        ),
-    }
+    let judge = referee();
+    let judge = opts.seed.map_or(judge, |seed| judge.with_seed(seed));
+    let judge = opts.playouts.map_or(judge, |n| judge.with_playouts(n));
+    judge.judge(game)
 }
 
 /// Reads, judges and counts one SGF file.

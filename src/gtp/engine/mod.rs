@@ -12,7 +12,7 @@ use super::parse::{
 };
 use crate::board::{fixed_handicap, Color, Game, Move, Point, Rules, MAX_SIZE};
 use crate::score::{count, Judgement, PointStatus};
-use crate::search::{judge, Analysis, Clock, Decision, Limits, SearchParams, Searcher};
+use crate::search::{referee, Analysis, Clock, Decision, Limits, SearchParams, Searcher};
 use crate::sgf::{Event, GameRecord};
 use std::io::{self, BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -118,8 +118,8 @@ pub struct EngineOptions {
     pub patterns: Option<std::sync::Arc<crate::search::patterns::Model>>,
     /// Whether the learned patterns' 3x3 shapes also draw playout moves.
     pub playout_patterns: bool,
-    /// Tunables set by name (see [`crate::search::tunables`]), checked by
-    /// the caller.
+    /// Tunables set by name (see [`crate::search::SearchConfig`]), checked
+    /// by the caller.
     pub params: Vec<(String, f64)>,
 }
 
@@ -182,11 +182,12 @@ enum Input {
 impl Engine {
     /// A new engine with an empty 19x19 board.
     pub fn new(options: EngineOptions) -> Engine {
-        let mut policy = crate::search::Policy::default()
+        let policy = crate::search::Policy::default()
             .with_patterns(options.patterns)
             .with_playout_patterns(options.playout_patterns);
+        let mut searcher = Searcher::with_policy(options.search, policy);
         for (name, value) in &options.params {
-            if let Err(e) = policy.set_param(name, *value) {
+            if let Err(e) = searcher.set_param(name, *value) {
                 eprintln!("kosumi: --param ignored: {e}");
             }
         }
@@ -194,7 +195,7 @@ impl Engine {
             game: Game::new(19, options.rules),
             rules: options.rules,
             komi: options.komi,
-            searcher: Searcher::with_policy(options.search, policy),
+            searcher,
             clock: Clock::none(),
             stop: Arc::new(AtomicBool::new(false)),
             stop_on_input: Arc::new(AtomicBool::new(false)),
@@ -623,7 +624,7 @@ impl Engine {
         };
         let judged = match self.judged.take() {
             Some((p, j)) if p == position => j,
-            _ => judge::judge(&self.game),
+            _ => referee().judge(&self.game),
         };
         (&self.game, &self.judged.insert((position, judged)).1)
     }
@@ -945,7 +946,7 @@ impl Engine {
                         self.game.rules()
                     ),
                 ];
-                let tunables = self.searcher.policy().params();
+                let tunables = self.searcher.config().params();
                 let tunables = tunables.iter().map(|(n, v)| format!("[string] {n} {v}"));
                 Ok(Success(
                     lines
@@ -1006,12 +1007,11 @@ impl Engine {
                         Err(_) => false,
                     },
                     _ if key.contains('.') => {
-                        let set = parse_float(value)
-                            .map_err(|_| format!("invalid value '{value}' for {key}"))
-                            .and_then(|v| self.searcher.set_param(key, v));
+                        let set = parse_float(value).map(|v| self.searcher.set_param(key, v));
                         return Ok(match set {
-                            Ok(()) => Success(String::new()),
-                            Err(e) => Failure(e),
+                            Ok(Ok(())) => Success(String::new()),
+                            Ok(Err(e)) => Failure(e.to_string()),
+                            Err(_) => Failure(format!("invalid value '{value}' for {key}")),
                         });
                     }
                     _ => return Ok(Failure(format!("unknown parameter '{key}'"))),

@@ -5,8 +5,8 @@
 use super::benson::unconditionally_alive;
 use super::confirm;
 use super::playout::{tally, PlayoutPolicy, Tally};
-use super::{Judgement, PointStatus, Reason};
-use crate::board::{Bitboard, Board, Color, FastRng, Game, RuleSet};
+use super::{Judgement, PointStatus, Reason, Score};
+use crate::board::{Bitboard, Board, Color, FastRng, Game, RuleSet, DEFAULT_SEED};
 
 mod eye_space;
 mod races;
@@ -16,99 +16,99 @@ use eye_space::read_eye_spaces;
 use races::{kill_eyeless, read_lost_races, read_races};
 use seki::{confirm_seki, settle_seki_neighbours, untangle_seki};
 
-/// Playouts [`judge`] runs (half with each colour moving first).
-pub const DEFAULT_PLAYOUTS: usize = 1000;
+/// Playouts a judge runs unless told otherwise, half with each colour first.
+const DEFAULT_PLAYOUTS: usize = 1000;
 
-/// Seed of [`judge`], so a position always gets the same verdict.
-pub const DEFAULT_SEED: u64 = 0x6b6f_7375_6d69;
-
-/// How [`judge_with`] judges: the seed and number of its playouts, and a
-/// second playout policy to mix in.
+/// Judges life and death in final positions: the same verdict on a position
+/// for the same seed, playouts and playout policy. kosumi's own count (GTP
+/// `final_score`) is the search layer's referee, a [`Judge::new`].
 #[derive(Clone, Copy)]
-pub struct JudgeOptions<'a> {
-    /// Seed of the playouts.
-    pub seed: u64,
-    /// Light playouts, half with each colour moving first.
-    pub playouts: usize,
-    /// When given, as many playouts again with this policy.
-    pub policy: Option<&'a dyn PlayoutPolicy>,
+pub struct Judge<'a> {
+    seed: u64,
+    playouts: usize,
+    policy: Option<&'a dyn PlayoutPolicy>,
 }
 
-impl Default for JudgeOptions<'_> {
-    fn default() -> Self {
-        JudgeOptions {
+impl<'a> Judge<'a> {
+    /// The light playouts alone, with the default seed and playouts.
+    pub fn light() -> Judge<'a> {
+        Judge {
             seed: DEFAULT_SEED,
             playouts: DEFAULT_PLAYOUTS,
             policy: None,
         }
     }
-}
 
-/// Judges life and death in the current position of `game` with the default
-/// seed and number of playouts and the light policy alone: deterministic.
-/// The search layer's `judge` mixes in its playout policy.
-///
-/// Under Tromp-Taylor rules every stone is alive, as those rules say.
-pub fn judge(game: &Game) -> Judgement {
-    judge_with(game, &JudgeOptions::default())
-}
-
-/// Judges life and death with a given seed and number of playouts.
-pub fn judge_with_seed(game: &Game, seed: u64, playouts: usize) -> Judgement {
-    judge_with(
-        game,
-        &JudgeOptions {
-            seed,
-            playouts,
-            policy: None,
-        },
-    )
-}
-
-/// Judges life and death as `options` say.
-///
-/// A chain is alive when Benson's algorithm says so; otherwise it is dead
-/// when it mostly dies in the playouts where its opponent moves first (the
-/// confirmation order of the Japanese rules), and in seki when it mostly
-/// survives beside liberties neither side fills.
-pub fn judge_with(game: &Game, options: &JudgeOptions) -> Judgement {
-    let (seed, playouts, policy) = (options.seed, options.playouts, options.policy);
-    let board = game.board();
-    if game.rules().set() == RuleSet::TrompTaylor {
-        let mut j = Judgement::from_statuses(board, |_| PointStatus::Alive, Vec::new());
-        j.set_reasons(board, |_| Reason::Rules);
-        return j;
+    /// The light playouts and as many again with `policy`, with the default
+    /// seed and playouts.
+    pub fn new(policy: &'a dyn PlayoutPolicy) -> Judge<'a> {
+        Judge {
+            policy: Some(policy),
+            ..Judge::light()
+        }
     }
-    let mut rng = FastRng::new(seed);
-    let half = playouts.div_ceil(2).max(1);
-    let position = position_only(board);
-    // tallies[c] has colour c moving first.
-    let tallies = tally_both(&position, half, policy, &mut rng);
-    let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
-    let (mut calls, killed) = chain_statuses(board, &tallies, &reading, policy);
-    let tallies = if killed.is_empty() {
-        tallies
-    } else {
-        // Groups read dead change their neighbours' fate (a seki partner
-        // now lives): judge the rest again with those groups taken off.
-        let mut reduced = position;
-        for p in killed.iter() {
-            reduced.set_stone(p, None);
+
+    /// This judge with another seed for its playouts.
+    pub fn with_seed(self, seed: u64) -> Judge<'a> {
+        Judge { seed, ..self }
+    }
+
+    /// This judge with `playouts` light playouts (and as many with its policy).
+    pub fn with_playouts(self, playouts: usize) -> Judge<'a> {
+        Judge { playouts, ..self }
+    }
+
+    /// The count of `game` under its rules, as [`Judge::judge`] judges it.
+    pub fn final_score(&self, game: &Game) -> Score {
+        super::count(game, &self.judge(game))
+    }
+
+    /// Judges life and death in the current position of `game`.
+    ///
+    /// A chain is alive when Benson's algorithm says so; otherwise it is dead
+    /// when it mostly dies in the playouts where its opponent moves first (the
+    /// confirmation order of the Japanese rules), and in seki when it mostly
+    /// survives beside liberties neither side fills. Under Tromp-Taylor rules
+    /// every stone is alive, as those rules say.
+    pub fn judge(&self, game: &Game) -> Judgement {
+        let policy = self.policy;
+        let board = game.board();
+        if game.rules().set() == RuleSet::TrompTaylor {
+            let mut j = Judgement::from_statuses(board, |_| PointStatus::Alive, Vec::new());
+            j.set_reasons(board, |_| Reason::Rules);
+            return j;
         }
-        let tallies = tally_both(&reduced, half, policy, &mut rng);
-        reading.judging_again();
-        let (again, _) = chain_statuses(&reduced, &tallies, &reading, policy);
-        for p in board.points() {
-            if board.get(p).is_some() && !killed.contains(p) {
-                calls.status[p.index()] = again.status[p.index()];
-                calls.reasons[p.index()] = again.reasons[p.index()];
+        let mut rng = FastRng::new(self.seed);
+        let half = self.playouts.div_ceil(2).max(1);
+        let position = position_only(board);
+        // tallies[c] has colour c moving first.
+        let tallies = tally_both(&position, half, policy, &mut rng);
+        let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
+        let (mut calls, killed) = chain_statuses(board, &tallies, &reading, policy);
+        let tallies = if killed.is_empty() {
+            tallies
+        } else {
+            // Groups read dead change their neighbours' fate (a seki partner
+            // now lives): judge the rest again with those groups taken off.
+            let mut reduced = position;
+            for p in killed.iter() {
+                reduced.set_stone(p, None);
             }
-        }
-        tallies
-    };
-    let mut j = judgement(board, calls, &tallies);
-    j.readings = reading.take_log();
-    j
+            let tallies = tally_both(&reduced, half, policy, &mut rng);
+            reading.judging_again();
+            let (again, _) = chain_statuses(&reduced, &tallies, &reading, policy);
+            for p in board.points() {
+                if board.get(p).is_some() && !killed.contains(p) {
+                    calls.status[p.index()] = again.status[p.index()];
+                    calls.reasons[p.index()] = again.reasons[p.index()];
+                }
+            }
+            tallies
+        };
+        let mut j = judgement(board, calls, &tallies);
+        j.readings = reading.take_log();
+        j
+    }
 }
 
 /// `n` playouts from `board` with each colour moving first, Black's first
