@@ -17,6 +17,7 @@ mod playout;
 mod point;
 mod rng;
 mod rules;
+mod vertex;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, BitboardIter};
@@ -26,6 +27,7 @@ pub use playout::{light_playout, random_move, PlayoutResult};
 pub use point::{Color, Move, NeighboursIn, Point, MAX_SIZE, SLOTS, STRIDE};
 pub use rng::FastRng;
 pub use rules::{KoRule, RuleSet, Rules, Scoring, UnknownRules};
+pub use vertex::{Vertex, VertexError};
 
 /// A board of `size` with about half its points tried: random points and
 /// colours, each played when legal (captures happen as in a game).

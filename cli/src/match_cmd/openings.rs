@@ -5,8 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::config::{usage, Config};
 use super::MatchError;
-use crate::gtp_client::vertex;
-use kosumi::board::{Color, Move};
+use kosumi::board::{Color, Move, Vertex};
 use kosumi::sgf::{Event, GameRecord};
 
 /// An opening: moves to play before the engines take over.
@@ -67,7 +66,7 @@ pub(super) fn load_openings(cfg: &Config, dir: &Path) -> Result<Vec<Opening>, Ma
                 bad(format!(
                     "move {} ({color} {}) is illegal: {e}",
                     i + 1,
-                    vertex(mv, cfg.size)
+                    Vertex::from_move(mv, cfg.size)
                 ))
             })?;
         }
