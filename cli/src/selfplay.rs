@@ -13,7 +13,7 @@
 //! with the referee's count. Peak memory (VmHWM) is reported after game 10
 //! and at the end. Any problem stops the run with a non-zero exit.
 
-use kosumi::board::{fixed_handicap, Color, Game, Move, Point, RuleSet, Rules};
+use kosumi::board::{fixed_handicap, Color, Game, GameResult, Move, Point, RuleSet, Rules};
 use kosumi::gtp::engine::{Engine, EngineOptions};
 use kosumi::search::{judge, SearchParams};
 use rand::rngs::StdRng;
@@ -373,23 +373,6 @@ fn parse_vertex(text: &str, size: usize) -> Option<Move> {
     kosumi::gtp::parse_vertex(text.trim(), size).ok()
 }
 
-/// `B+3.5`, `W+0.5` or `0` as Black's margin.
-fn parse_score(text: &str) -> Option<f64> {
-    let t = text.trim();
-    if t == "0" {
-        return Some(0.0);
-    }
-    let (sign, rest) = match (t.strip_prefix("B+"), t.strip_prefix("W+")) {
-        (Some(r), _) => (1.0, r),
-        (_, Some(r)) => (-1.0, r),
-        _ => return None,
-    };
-    rest.parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite() && *v > 0.0)
-        .map(|v| sign * v)
-}
-
 fn stones_text(game: &Game, color: Color) -> Vec<String> {
     let board = game.board();
     let size = board.size();
@@ -592,7 +575,7 @@ impl Context {
         let scores = self.both("final_score")?;
         let ours = judge::final_score(&referee).to_string();
         for (i, s) in scores.iter().enumerate() {
-            if parse_score(s).is_none() {
+            if s.parse::<GameResult>().is_err() {
                 return Err(format!(
                     "engine {}: final_score {s:?} does not parse",
                     i + 1
@@ -618,21 +601,16 @@ impl Context {
                 path.display()
             ));
         }
-        let margin = parse_score(&ours).unwrap_or(0.0);
-        let (result, winner) = match resigned {
-            Some(c) => (format!("{}+R", c.opponent().letter()), Some(c.opponent())),
-            None if margin > 0.0 => (ours.clone(), Some(Color::Black)),
-            None if margin < 0.0 => (ours.clone(), Some(Color::White)),
-            None => (ours.clone(), None),
+        let result = match resigned {
+            Some(c) => GameResult::Resignation(c.opponent()),
+            None => ours
+                .parse()
+                .map_err(|_| format!("the referee counts {ours}"))?,
         };
         let s = &mut self.summary;
         s.games += 1;
         s.moves += referee.moves().len();
-        s.results[match winner {
-            Some(Color::Black) => 0,
-            Some(Color::White) => 1,
-            None => 2,
-        }] += 1;
+        s.results[result.winner().map_or(2, Color::index)] += 1;
         s.resignations += usize::from(resigned.is_some());
         s.undos += undos;
         s.analyses += analyses;

@@ -6,13 +6,13 @@ use std::time::{Duration, Instant};
 
 use super::clock::Clock;
 use super::config::Config;
-use super::counting::{count, format_margin, parse_final_score};
+use super::counting::count;
 use super::results::{EndReason, GameSummary};
 use super::runner::{must, Pair};
 use super::sgf_record::{build_record, with_territory};
 use super::MatchError;
 use crate::gtp_client::{parse_vertex, vertex, EngineError, GtpEngine};
-use kosumi::board::{Color, Game, Move};
+use kosumi::board::{Color, Game, GameResult, Move};
 use kosumi::sgf::Event;
 
 /// A failure of one player that ends the game.
@@ -187,10 +187,10 @@ pub(super) fn play_game(
             }
         }
     }
-    let parsed = [
-        engine_scores[0].as_deref().and_then(parse_final_score),
-        engine_scores[1].as_deref().and_then(parse_final_score),
-    ];
+    let parsed = engine_scores.each_ref().map(|s| {
+        let result = s.as_deref()?.parse::<GameResult>().ok()?;
+        result.margin()
+    });
     let disagreement =
         reason.is_count() && matches!(parsed, [Some(a), Some(b)] if (a - b).abs() > 1e-9);
 
@@ -208,16 +208,18 @@ pub(super) fn play_game(
         } else {
             None
         };
-        result_text = format_margin(margin);
+        result_text = GameResult::from_margin(margin).to_string();
         detail = format!("{detail}; counted by {how}");
         // Worth seeing when checking a counter against the engines.
         if let [Some(a), Some(b)] = parsed {
             if (a - b).abs() <= 1e-9 && (a - margin).abs() > 1e-9 {
-                detail = format!("{detail}; the engines agree on {}", format_margin(a));
+                let agreed = GameResult::from_margin(a);
+                detail = format!("{detail}; the engines agree on {agreed}");
             }
         }
     } else if let Some(w) = winner {
-        result_text = format!("{}+{}", w.letter(), reason.sgf_suffix());
+        // Results the match writes spell `Resign`, `Time` and `Forfeit` out.
+        result_text = format!("{:#}", reason.result(w));
     }
 
     let summary = GameSummary {

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::config::{Config, Scorer};
 use super::MatchError;
-use kosumi::board::Color;
+use kosumi::board::{Color, GameResult};
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,11 +62,13 @@ impl EndReason {
         matches!(self, EndReason::TwoPasses | EndReason::MoveCap)
     }
 
-    pub(super) fn sgf_suffix(self) -> &'static str {
+    /// The result of a game `winner` won this way, not counted: by
+    /// resignation, on time, or else by forfeit.
+    pub fn result(self, winner: Color) -> GameResult {
         match self {
-            EndReason::Resignation => "Resign",
-            EndReason::Time => "Time",
-            _ => "Forfeit",
+            EndReason::Resignation => GameResult::Resignation(winner),
+            EndReason::Time => GameResult::Time(winner),
+            _ => GameResult::Forfeit(winner),
         }
     }
 }

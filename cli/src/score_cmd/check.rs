@@ -7,12 +7,11 @@
 use super::explain::{single_flip, Flip};
 use super::reference_cache::ReferenceCache;
 use super::source::GameFile;
-use super::{groups, judge, marked_sgf, parse_result, readings, Options};
+use super::{groups, judge, marked_sgf, readings, Options};
 use crate::gtp_client::{GtpEngine, StderrMode};
-use kosumi::board::Rules;
+use kosumi::board::{GameResult, Rules};
 use kosumi::score::{self, PointStatus, Score};
 use kosumi::sgf::GameRecord;
-use std::cmp::Ordering as Cmp;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -271,13 +270,15 @@ pub fn check_games(games: &[GameFile], opts: &Options, check: &CheckOptions) -> 
     report
 }
 
+/// Black's margin of a counted result (`B+3.5`, `0`, ...); `None` for
+/// resignation, time or anything else.
+fn count_in(result: &str) -> Option<f64> {
+    result.parse::<GameResult>().ok()?.margin()
+}
+
 /// A margin in the `final_score` form.
 fn margin(m: f64) -> String {
-    match m.partial_cmp(&0.0) {
-        Some(Cmp::Greater) => format!("B+{m}"),
-        Some(Cmp::Less) => format!("W+{}", -m),
-        _ => "0".to_string(),
-    }
+    GameResult::from_margin(m).to_string()
 }
 
 /// The record of a game with its result and territory marks taken out:
@@ -297,7 +298,7 @@ fn count_one(
 ) -> Outcome {
     let prepared = game.sgf.clone().and_then(|bytes| {
         let (record, re) = blind_record(&bytes)?;
-        let recorded = parse_result(&re).ok_or_else(|| format!("RE[{re}] is not a count"))?;
+        let recorded = count_in(&re).ok_or_else(|| format!("RE[{re}] is not a count"))?;
         Ok((record, re, recorded))
     });
     let result = match &prepared {
@@ -458,7 +459,7 @@ fn ask_reference(
     let answer = ask(&format!("loadsgf {}", path.display())).and_then(|_| ask("final_score"));
     let _ = std::fs::remove_file(&path);
     let text = answer?;
-    let m = parse_result(&text).ok_or_else(|| format!("final_score answered `{text}`"))?;
+    let m = count_in(&text).ok_or_else(|| format!("final_score answered `{text}`"))?;
     Ok((m, start.elapsed()))
 }
 

@@ -347,28 +347,6 @@ pub fn marked_sgf(
     out
 }
 
-/// Black's margin a result string gives (`B+3.5` → 3.5, `W+0.5` → -0.5,
-/// `0`, `Draw` or `Jigo` → 0); `None` for resignation, time or anything else.
-pub fn parse_result(re: &str) -> Option<f64> {
-    let re = re.trim();
-    match re.to_ascii_lowercase().as_str() {
-        "0" | "draw" | "jigo" => return Some(0.0),
-        _ => {}
-    }
-    let (sign, rest) = if let Some(r) = re.strip_prefix("B+") {
-        (1.0, r)
-    } else if let Some(r) = re.strip_prefix("W+") {
-        (-1.0, r)
-    } else {
-        return None;
-    };
-    rest.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite())
-        .map(|v| sign * v)
-}
-
 /// Marks of [`diagram`].
 pub const LEGEND: &str =
     "X O alive, x o dead, # @ seki (black, white), + black territory, - white territory, . dame";
