@@ -2,9 +2,9 @@
 //! engines' agreed `final_score`.
 
 use super::config::{Config, Scorer};
-use super::game::tell_rules;
-use crate::gtp_client::{vertex, GtpEngine};
-use kosumi::board::{Game, GameResult};
+use super::engines::tell_rules;
+use crate::client::Client;
+use kosumi::board::{Game, GameResult, Vertex};
 use kosumi::score::Judgement;
 
 /// Counting by kosumi's own counter under the game's rules: Black's margin
@@ -48,7 +48,7 @@ fn referee_score(cfg: &Config, game: &Game) -> Result<f64, String> {
         .referee
         .as_deref()
         .expect("referee scorer has a command");
-    let mut referee = GtpEngine::start("referee", cmd, &cfg.stderr).map_err(|e| e.to_string())?;
+    let mut referee = Client::start("referee", cmd, &cfg.stderr).map_err(|e| e.to_string())?;
     let t = cfg.move_timeout;
     // A referee that knows `kgs-rules` counts under the match's rules;
     // others (GNU Go) count by their own, set on their command line.
@@ -68,10 +68,10 @@ fn referee_score(cfg: &Config, game: &Game) -> Result<f64, String> {
         send(&format!("set_free_handicap {}", stones.join(" ")))?;
     }
     for &(color, mv) in game.moves() {
-        send(&format!("play {color} {}", vertex(mv, cfg.size)))?;
+        send(&format!("play {color} {}", Vertex::from_move(mv, cfg.size)))?;
     }
     let answer = send("final_score")?;
-    referee.quit();
+    let _ = referee.quit();
     let result = answer.parse::<GameResult>().ok();
     let margin = result.and_then(GameResult::margin);
     margin.ok_or_else(|| format!("referee ({cmd}) answered {answer:?} to 'final_score'"))

@@ -8,7 +8,7 @@ use super::explain::{single_flip, Flip};
 use super::reference_cache::ReferenceCache;
 use super::source::GameFile;
 use super::{groups, judge, marked_sgf, readings, Options};
-use crate::gtp_client::{GtpEngine, StderrMode};
+use crate::client::{Client, StderrMode};
 use kosumi::board::{GameResult, Rules};
 use kosumi::score::{self, PointStatus, Score};
 use kosumi::sgf::GameRecord;
@@ -294,7 +294,7 @@ fn count_one(
     game: &GameFile,
     opts: &Options,
     check: &CheckOptions,
-    reference: &mut Option<GtpEngine>,
+    reference: &mut Option<Client>,
 ) -> Outcome {
     let prepared = game.sgf.clone().and_then(|bytes| {
         let (record, re) = blind_record(&bytes)?;
@@ -375,7 +375,7 @@ fn reference_count(
     name: &str,
     record: &GameRecord,
     cache: Option<&ReferenceCache>,
-    engine: &mut Option<GtpEngine>,
+    engine: &mut Option<Client>,
 ) -> Result<(f64, Duration), String> {
     let sgf = record.to_sgf();
     let Some(cache) = cache else {
@@ -396,7 +396,7 @@ fn reference_count(
 pub fn file_reference(
     command: &str,
     path: &std::path::Path,
-    engine: &mut Option<GtpEngine>,
+    engine: &mut Option<Client>,
 ) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     let (record, _) = blind_record(&bytes)?;
@@ -407,7 +407,7 @@ pub fn file_reference(
 /// `final_score`: asked once before a check, so that a missing or wrong
 /// engine is one clear error rather than one for every game.
 pub fn check_reference(command: &str) -> Result<(), String> {
-    let mut e = GtpEngine::start("gnugo", command, &StderrMode::Null).map_err(|e| e.to_string())?;
+    let mut e = Client::start("gnugo", command, &StderrMode::Null).map_err(|e| e.to_string())?;
     let listed = match e.send("list_commands", Duration::from_secs(30)) {
         Ok(Ok(text)) => text,
         Ok(Err(text)) => {
@@ -417,7 +417,7 @@ pub fn check_reference(command: &str) -> Result<(), String> {
         }
         Err(err) => return Err(err.to_string()),
     };
-    e.quit();
+    let _ = e.quit();
     let has = |name: &str| listed.lines().any(|l| l.trim() == name);
     if has("loadsgf") && has("final_score") {
         Ok(())
@@ -434,11 +434,11 @@ const REFERENCE_TIMEOUT: Duration = Duration::from_secs(600);
 fn ask_reference(
     command: &str,
     sgf: &str,
-    engine: &mut Option<GtpEngine>,
+    engine: &mut Option<Client>,
 ) -> Result<(f64, Duration), String> {
     if engine.as_ref().is_none_or(|e| !e.is_alive()) {
         *engine =
-            Some(GtpEngine::start("gnugo", command, &StderrMode::Null).map_err(|e| e.to_string())?);
+            Some(Client::start("gnugo", command, &StderrMode::Null).map_err(|e| e.to_string())?);
     }
     let e = engine.as_mut().expect("started above");
     let id = std::thread::current().id();
