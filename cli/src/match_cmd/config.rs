@@ -282,7 +282,7 @@ impl Config {
                 .or_else(|| a.sgf_dir.as_ref().map(|d| d.join("chart.svg"))),
         };
         if let Some(dir) = &a.openings {
-            cfg.openings = load_openings(&cfg, dir)?;
+            cfg.openings = load_openings(dir, &cfg.new_game(), a.opening_moves)?;
         }
         Ok(cfg)
     }

@@ -5,6 +5,7 @@
 //! (and GNU Go) see the moves alone, never `RE`, `TB` or `TW`.
 
 use super::explain::{single_flip, Flip};
+use super::margin::{same_margin, same_winner};
 use super::reference_cache::ReferenceCache;
 use super::source::GameFile;
 use super::{groups, judge, marked_sgf, readings, Options};
@@ -96,17 +97,6 @@ impl Tally {
             self.slowest_game
         )
     }
-}
-
-/// Whether two Black-minus-White margins name the same winner (or both a draw).
-pub fn same_winner(a: f64, b: f64) -> bool {
-    a.partial_cmp(&0.0) == b.partial_cmp(&0.0)
-}
-
-/// Whether two Black-minus-White margins are the same count (half points
-/// are exact in `f64`; the tolerance only absorbs parsing).
-pub fn same_margin(a: f64, b: f64) -> bool {
-    (a - b).abs() < 1e-6
 }
 
 /// What a check found.

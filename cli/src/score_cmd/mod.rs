@@ -20,10 +20,12 @@ use std::time::{Duration, Instant};
 
 mod check;
 mod explain;
+mod margin;
 pub mod reference_cache;
 pub mod source;
 
-pub use check::{check_games, same_winner, CheckOptions, ListReport, Tally, GNUGO};
+pub use check::{check_games, CheckOptions, ListReport, Tally, GNUGO};
+pub use margin::same_winner;
 use reference_cache::ReferenceCache;
 use source::{GameFile, Pick};
 
