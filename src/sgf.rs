@@ -12,7 +12,7 @@
 //! own stack and the nodes live in one arena, so deeply nested variations
 //! cannot overflow the call stack, neither while parsing nor when dropped.
 
-use crate::board::{Color, Game, Move, PlayError, Point, Rules, MAX_SIZE};
+use crate::board::{Color, Game, Move, PlayError, Point, Rules, Vertex, MAX_SIZE};
 use std::fmt;
 
 /// One event on the main line, in order.
@@ -551,7 +551,7 @@ impl GameRecord {
                         .map_err(|error| RecordError::IllegalMove {
                             number,
                             color: *color,
-                            vertex: mv_name(*mv, self.size),
+                            vertex: Vertex::from_move(*mv, self.size).to_string(),
                             error,
                         })?;
                 }
@@ -1145,10 +1145,3 @@ impl fmt::Display for RecordError {
 }
 
 impl std::error::Error for RecordError {}
-
-fn mv_name(mv: Move, size: usize) -> String {
-    match mv {
-        Move::Pass => "pass".to_string(),
-        Move::Play(p) => p.to_gtp(size),
-    }
-}

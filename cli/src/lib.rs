@@ -12,7 +12,8 @@ macro_rules! outln {
 
 pub mod analysis;
 pub mod bench;
-pub mod gtp_client;
+pub mod client;
+pub mod game;
 pub mod match_cmd;
 pub mod patterns;
 pub mod progress;

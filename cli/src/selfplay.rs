@@ -1,7 +1,8 @@
 //! `kosumi selfplay`: a soak test. Fast kosumi-against-kosumi games in this
-//! process, each engine a GTP [`Engine`] served by [`Engine::run`] on its
-//! own thread through OS pipes, so every command takes the whole path a
-//! controller's would (reader thread, interrupts, response framing).
+//! process through the one game loop ([`crate::game`]), each engine a GTP
+//! engine on its own thread behind OS pipes ([`Client::in_process`]), so
+//! every command takes the whole path a controller's would (reader thread,
+//! interrupts, response framing).
 //!
 //! Games cycle through the board sizes; a seeded generator picks the rules,
 //! handicap (fixed, or free placed by Black and set for White), undos, an
@@ -11,18 +12,17 @@
 //! engines' boards are compared with it after undos, round trips, every
 //! tenth move and the end; both engines' `final_score` must parse and agree
 //! with the referee's count. Peak memory (VmHWM) is reported after game 10
-//! and at the end. Any problem stops the run with a non-zero exit.
+//! and at the end. Any problem (an engine silent for `--stall-seconds`
+//! among them) stops the run with a non-zero exit.
 
-use kosumi::board::{fixed_handicap, Color, Game, Move, Point, RuleSet, Rules};
-use kosumi::gtp::engine::{Engine, EngineOptions};
+use crate::client::{Client, EngineError, Failure, Response};
+use crate::game::{self, EndReason, Hooks, Settings};
+use kosumi::board::{fixed_handicap, Color, Game, GameResult, Move, Point, RuleSet, Rules, Vertex};
+use kosumi::gtp::engine::EngineOptions;
 use kosumi::search::SearchParams;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use std::io::{BufRead, BufReader, PipeReader, PipeWriter, Write};
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
-use std::thread::JoinHandle;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Options of `kosumi selfplay`.
@@ -150,21 +150,25 @@ pub fn play_all(args: &SelfplayArgs, log: &mut dyn FnMut(&str)) -> Result<Selfpl
     if args.sizes.is_empty() {
         return Err("no board size given".into());
     }
-    let progress = Arc::new(AtomicU64::new(0));
-    let done = Arc::new(AtomicBool::new(false));
-    let watchdog = spawn_watchdog(progress.clone(), done.clone(), args.stall_seconds);
     let scratch = std::env::temp_dir().join(format!(
         "kosumi-selfplay-{}-{}.sgf",
         std::process::id(),
         args.seed
     ));
-    let mut ctx = Context {
-        players: [
-            Player::start(options(args, 0), progress.clone())?,
-            Player::start(options(args, 1), progress.clone())?,
-        ],
-        scratch,
+    let start = |i: u64| {
+        Client::in_process(&format!("engine {}", i + 1), options(args, i))
+            .map_err(|e| e.to_string())
+    };
+    let mut players = [start(0)?, start(1)?];
+    let mut soak = Soak {
+        scratch: &scratch,
+        // A hung engine must fail the soak, not hang it.
+        timeout: Duration::from_secs_f64(args.stall_seconds.min(1e9)),
         summary: SelfplaySummary::default(),
+        rng: StdRng::seed_from_u64(args.seed),
+        analysis_at: 0,
+        round_trip_at: 0,
+        counts: [0; 3],
     };
     let mut result = Ok(());
     let first = args.start as usize;
@@ -174,7 +178,7 @@ pub fn play_all(args: &SelfplayArgs, log: &mut dyn FnMut(&str)) -> Result<Selfpl
             .seed
             .wrapping_mul(0x9e37_79b9_7f4a_7c15)
             .wrapping_add(g as u64);
-        match ctx.play_game(g, size, seed, args.playouts) {
+        match soak.play_game(players.each_mut(), g, size, seed, args.playouts) {
             Ok(line) => log(&line),
             Err(e) => {
                 result = Err(format!("game {g} ({size}x{size}, seed {seed}): {e}"));
@@ -182,8 +186,8 @@ pub fn play_all(args: &SelfplayArgs, log: &mut dyn FnMut(&str)) -> Result<Selfpl
             }
         }
         if g + 1 - first == 10 {
-            ctx.summary.peak_rss_at_10_kib = proc_status_kib("VmHWM");
-            if let Some(k) = ctx.summary.peak_rss_at_10_kib {
+            soak.summary.peak_rss_at_10_kib = proc_status_kib("VmHWM");
+            if let Some(k) = soak.summary.peak_rss_at_10_kib {
                 log(&format!(
                     "peak RSS after game 10: {:.1} MiB",
                     k as f64 / 1024.0
@@ -191,16 +195,14 @@ pub fn play_all(args: &SelfplayArgs, log: &mut dyn FnMut(&str)) -> Result<Selfpl
             }
         }
     }
-    let _ = std::fs::remove_file(&ctx.scratch);
-    let mut summary = std::mem::take(&mut ctx.summary);
-    for p in ctx.players {
-        let closed = p.close();
+    let _ = std::fs::remove_file(&scratch);
+    let mut summary = soak.summary;
+    for p in &mut players {
+        let closed = p.quit().map_err(|e| e.to_string());
         if result.is_ok() {
             result = closed;
         }
     }
-    done.store(true, Ordering::SeqCst);
-    drop(watchdog);
     result?;
     summary.peak_rss_kib = proc_status_kib("VmHWM");
     summary.rss_kib = proc_status_kib("VmRSS");
@@ -220,195 +222,45 @@ fn options(args: &SelfplayArgs, player: u64) -> EngineOptions {
     }
 }
 
-/// Ends the process when no engine answers for `stall` seconds: a hung
-/// engine must fail the soak, not hang it.
-fn spawn_watchdog(progress: Arc<AtomicU64>, done: Arc<AtomicBool>, stall: f64) -> JoinHandle<()> {
-    std::thread::spawn(move || {
-        let mut last = progress.load(Ordering::SeqCst);
-        let mut since = Instant::now();
-        while !done.load(Ordering::SeqCst) {
-            std::thread::sleep(Duration::from_millis(200));
-            let now = progress.load(Ordering::SeqCst);
-            if now != last {
-                last = now;
-                since = Instant::now();
-            } else if since.elapsed().as_secs_f64() > stall {
-                eprintln!("selfplay: FAILED: no answer from an engine for {stall} s");
-                std::process::exit(1);
-            }
-        }
-    })
-}
+/// Black's engine first, then White's.
+type Players<'a> = [&'a mut Client; 2];
 
-/// One engine behind a pair of pipes, served by [`Engine::run`].
-struct Player {
-    to_engine: PipeWriter,
-    from_engine: BufReader<PipeReader>,
-    thread: JoinHandle<std::io::Result<()>>,
-    progress: Arc<AtomicU64>,
-}
-
-impl Player {
-    fn start(options: EngineOptions, progress: Arc<AtomicU64>) -> Result<Player, String> {
-        let (in_read, in_write) = std::io::pipe().map_err(|e| format!("pipe: {e}"))?;
-        let (out_read, out_write) = std::io::pipe().map_err(|e| format!("pipe: {e}"))?;
-        let thread = std::thread::spawn(move || Engine::new(options).run(in_read, out_write));
-        Ok(Player {
-            to_engine: in_write,
-            from_engine: BufReader::new(out_read),
-            thread,
-            progress,
-        })
-    }
-
-    fn send_line(&mut self, cmd: &str) -> Result<(), String> {
-        writeln!(self.to_engine, "{cmd}")
-            .and_then(|_| self.to_engine.flush())
-            .map_err(|e| format!("'{cmd}': cannot write to the engine: {e}"))
-    }
-
-    fn read_line(&mut self, cmd: &str) -> Result<String, String> {
-        let mut line = String::new();
-        match self.from_engine.read_line(&mut line) {
-            Ok(0) => Err(format!("'{cmd}': the engine closed its output")),
-            Ok(_) => {
-                self.progress.fetch_add(1, Ordering::SeqCst);
-                Ok(line.trim_end_matches(['\n', '\r']).to_string())
-            }
-            Err(e) => Err(format!("'{cmd}': cannot read from the engine: {e}")),
-        }
-    }
-
-    /// Reads one response: `Ok(text)` for `=`, `Err` for `?` or bad framing.
-    fn response(&mut self, cmd: &str) -> Result<Result<String, String>, String> {
-        let first = self.read_line(cmd)?;
-        let (ok, head) = if let Some(rest) = first.strip_prefix('=') {
-            (true, rest)
-        } else if let Some(rest) = first.strip_prefix('?') {
-            (false, rest)
-        } else {
-            return Err(format!("'{cmd}': response starts with {first:?}"));
-        };
-        let mut text = head.trim_start().to_string();
-        loop {
-            let line = self.read_line(cmd)?;
-            if line.is_empty() {
-                break;
-            }
-            text.push('\n');
-            text.push_str(&line);
-        }
-        Ok(if ok { Ok(text) } else { Err(text) })
-    }
-
-    /// Sends a command; a `?` answer is a problem.
-    fn must(&mut self, cmd: &str) -> Result<String, String> {
-        self.send_line(cmd)?;
-        self.response(cmd)?
-            .map_err(|e| format!("'{cmd}' failed: {e}"))
-    }
-
-    /// Starts an analysis, waits for its first `info` line, then sends
-    /// `next`, which must stop it; returns `next`'s response.
-    fn interrupted_analysis(&mut self, analyze: &str, next: &str) -> Result<String, String> {
-        self.send_line(analyze)?;
-        let head = self.read_line(analyze)?;
-        if head != "=" {
-            return Err(format!("'{analyze}': stream starts with {head:?}"));
-        }
-        let mut infos = 0;
-        loop {
-            let line = self.read_line(analyze)?;
-            if line.is_empty() {
-                return Err(format!("'{analyze}' ended before it was interrupted"));
-            }
-            if !line.starts_with("info move ") {
-                return Err(format!("'{analyze}' wrote {line:?}"));
-            }
-            infos += 1;
-            if infos == 1 {
-                break;
-            }
-        }
-        self.send_line(next)?;
-        loop {
-            let line = self.read_line(analyze)?;
-            if line.is_empty() {
-                break;
-            }
-            if !line.starts_with("info move ") {
-                return Err(format!("'{analyze}' wrote {line:?}"));
-            }
-        }
-        self.response(next)?
-            .map_err(|e| format!("'{next}' after '{analyze}' failed: {e}"))
-    }
-
-    fn close(mut self) -> Result<(), String> {
-        self.must("quit")?;
-        drop(self.to_engine);
-        match self.thread.join() {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(format!("engine stopped with an error: {e}")),
-            Err(_) => Err("engine thread panicked".into()),
-        }
-    }
-}
-
-struct Context {
-    players: [Player; 2],
-    scratch: PathBuf,
+/// The run, and the game loop's hooks: in each game one analysis
+/// interrupted by a `genmove`, a round trip, the boards compared every
+/// tenth move, and random undos.
+struct Soak<'a> {
+    scratch: &'a Path,
+    timeout: Duration,
     summary: SelfplaySummary,
+    /// The game's generator, and the moves it picked for the analysis and
+    /// the round trip.
+    rng: StdRng,
+    analysis_at: usize,
+    round_trip_at: usize,
+    /// The game's undos, analyses and round trips.
+    counts: [usize; 3],
 }
 
-fn vertex(mv: Move, size: usize) -> String {
-    match mv {
-        Move::Play(p) => p.to_gtp(size),
-        Move::Pass => "pass".into(),
+impl Soak<'_> {
+    fn must(&self, p: &mut Client, cmd: &str) -> Result<String, String> {
+        p.must(cmd, self.timeout).map_err(|e| e.to_string())
     }
-}
 
-/// A GTP vertex (`D4`, `pass`) on a board of side `size`.
-fn parse_vertex(text: &str, size: usize) -> Option<Move> {
-    kosumi::gtp::parse_vertex(text.trim(), size).ok()
-}
-
-/// `B+3.5`, `W+0.5` or `0` as Black's margin.
-fn parse_score(text: &str) -> Option<f64> {
-    let t = text.trim();
-    if t == "0" {
-        return Some(0.0);
+    fn both(&self, players: &mut Players, cmd: &str) -> Result<[String; 2], String> {
+        Ok([self.must(players[0], cmd)?, self.must(players[1], cmd)?])
     }
-    let (sign, rest) = match (t.strip_prefix("B+"), t.strip_prefix("W+")) {
-        (Some(r), _) => (1.0, r),
-        (_, Some(r)) => (-1.0, r),
-        _ => return None,
-    };
-    rest.parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite() && *v > 0.0)
-        .map(|v| sign * v)
-}
 
-fn stones_text(game: &Game, color: Color) -> Vec<String> {
-    let board = game.board();
-    let size = board.size();
-    let mut v: Vec<String> = board
-        .points()
-        .filter(|&p| board.get(p) == Some(color))
-        .map(|p| p.to_gtp(size))
-        .collect();
-    v.sort();
-    v
-}
-
-impl Context {
     /// Both engines' boards must equal the referee's.
-    fn check_boards(&mut self, referee: &Game, when: &str) -> Result<(), String> {
-        for (i, p) in self.players.iter_mut().enumerate() {
+    fn check_boards(
+        &self,
+        players: &mut Players,
+        referee: &Game,
+        when: &str,
+    ) -> Result<(), String> {
+        for (i, p) in players.iter_mut().enumerate() {
             for color in Color::ALL {
-                let mut theirs: Vec<String> = p
-                    .must(&format!("list_stones {color}"))?
+                let mut theirs: Vec<String> = self
+                    .must(p, &format!("list_stones {color}"))?
                     .split_whitespace()
                     .map(str::to_string)
                     .collect();
@@ -425,42 +277,42 @@ impl Context {
         Ok(())
     }
 
-    /// `printsgf FILE`, `loadsgf FILE` on engine `i`: the record and the
-    /// board must come back the same.
-    fn round_trip(&mut self, i: usize, referee: &Game) -> Result<(), String> {
+    /// `printsgf FILE`, `loadsgf FILE` on a random engine: the record and
+    /// the board must come back the same.
+    fn round_trip(&mut self, players: &mut Players, referee: &Game) -> Result<(), String> {
         let path = self.scratch.display().to_string();
-        let p = &mut self.players[i];
-        let before = p.must("printsgf")?;
-        p.must(&format!("printsgf {path}"))?;
-        let to_move = p.must(&format!("loadsgf {path}"))?;
+        let p = &mut *players[self.rng.gen_range(0..2)];
+        let before = self.must(p, "printsgf")?;
+        self.must(p, &format!("printsgf {path}"))?;
+        let to_move = self.must(p, &format!("loadsgf {path}"))?;
         if to_move != referee.to_move().to_string() {
             return Err(format!(
                 "loadsgf says {to_move} to move, the referee {}",
                 referee.to_move()
             ));
         }
-        let after = p.must("printsgf")?;
+        let after = self.must(p, "printsgf")?;
         if after != before {
             return Err(format!(
                 "printsgf differs after loadsgf:\n{before}\n---\n{after}"
             ));
         }
-        self.summary.round_trips += 1;
-        self.check_boards(referee, "after loadsgf")
+        self.counts[2] += 1;
+        self.check_boards(players, referee, "after loadsgf")
     }
 
-    fn both(&mut self, cmd: &str) -> Result<[String; 2], String> {
-        Ok([self.players[0].must(cmd)?, self.players[1].must(cmd)?])
-    }
-
+    /// Plays game `g`; its line for the log.
     fn play_game(
         &mut self,
+        mut players: Players,
         g: usize,
         size: usize,
         seed: u64,
         playouts: u64,
     ) -> Result<String, String> {
-        let mut rng = StdRng::seed_from_u64(seed);
+        self.rng = StdRng::seed_from_u64(seed);
+        self.counts = [0; 3];
+        let rng = &mut self.rng;
         let rules = if rng.gen_bool(0.5) {
             Rules::japanese()
         } else {
@@ -483,33 +335,36 @@ impl Context {
         } else {
             rules.default_komi()
         };
-        self.both(&format!("kgs-rules {}", rules.name()))?;
-        self.both(&format!("boardsize {size}"))?;
-        self.both("clear_board")?;
-        self.both(&format!("komi {komi}"))?;
-        self.both(&format!("kosumi-param playouts {budget}"))?;
-        self.both(&format!("kosumi-param seed {seed}"))?;
+        let players = &mut players;
+        self.both(players, &format!("kgs-rules {}", rules.name()))?;
+        self.both(players, &format!("boardsize {size}"))?;
+        self.both(players, "clear_board")?;
+        self.both(players, &format!("komi {komi}"))?;
+        self.both(players, &format!("kosumi-param playouts {budget}"))?;
+        self.both(players, &format!("kosumi-param seed {seed}"))?;
         let mut referee = Game::new(size, rules);
         referee.set_komi(komi);
         if handicap > 0 {
-            let fixed = rng.gen_bool(0.5);
+            let fixed = self.rng.gen_bool(0.5);
             let stones = if fixed {
-                let answers = self.both(&format!("fixed_handicap {handicap}"))?;
+                let answers = self.both(players, &format!("fixed_handicap {handicap}"))?;
                 if answers[0] != answers[1] {
                     return Err(format!("fixed_handicap answers differ: {answers:?}"));
                 }
                 answers[0].clone()
             } else {
-                let placed = self.players[0].must(&format!("place_free_handicap {handicap}"))?;
-                self.players[1].must(&format!("set_free_handicap {placed}"))?;
+                let placed = self.must(players[0], &format!("place_free_handicap {handicap}"))?;
+                self.must(players[1], &format!("set_free_handicap {placed}"))?;
                 placed
             };
             let mut points: Vec<Point> = stones
                 .split_whitespace()
-                .map(|v| match parse_vertex(v, size) {
-                    Some(Move::Play(p)) => Ok(p),
-                    _ => Err(format!("handicap vertex {v:?}")),
-                })
+                .map(
+                    |v| match v.parse::<Vertex>().and_then(|v| v.to_move(size)) {
+                        Ok(Move::Play(p)) => Ok(p),
+                        _ => Err(format!("handicap vertex {v:?}")),
+                    },
+                )
                 .collect::<Result<_, _>>()?;
             points.sort_by_key(|p| p.index());
             points.dedup();
@@ -528,71 +383,30 @@ impl Context {
             referee.place_handicap(&points);
             self.summary.handicap_games += 1;
         }
-        self.check_boards(&referee, "after set-up")?;
+        self.check_boards(players, &referee, "after set-up")?;
 
-        let max_moves = 3 * size * size;
-        let analysis_at = rng.gen_range(0..size * 3);
-        let round_trip_at = rng.gen_range(0..size * 4);
-        let (mut undos, mut analyses, mut trips) = (0, 0, 0);
-        let mut resigned: Option<Color> = None;
-        while !referee.is_over() && referee.moves().len() < max_moves {
-            let color = referee.to_move();
-            let mover = color.index();
-            let n = referee.moves().len();
-            let genmove = format!("genmove {color}");
-            let answer = if n == analysis_at && analyses == 0 {
-                analyses += 1;
-                let kind = if rng.gen_bool(0.5) {
-                    "lz-analyze"
-                } else {
-                    "kata-analyze"
-                };
-                self.players[mover].interrupted_analysis(&format!("{kind} {color} 2"), &genmove)?
-            } else {
-                self.players[mover].must(&genmove)?
-            };
-            if answer.eq_ignore_ascii_case("resign") {
-                resigned = Some(color);
-                break;
-            }
-            let Some(mv) = parse_vertex(&answer, size) else {
-                return Err(format!("'{genmove}' answered {answer:?}"));
-            };
-            if let Err(e) = referee.play(color, mv) {
-                return Err(format!(
-                    "{color} {} is illegal ({e}) at move {}\n{}",
-                    vertex(mv, size),
-                    n + 1,
-                    referee.board()
-                ));
-            }
-            self.players[1 - mover].must(&format!("play {color} {}", vertex(mv, size)))?;
-            if n + 1 == round_trip_at {
-                self.round_trip(rng.gen_range(0..2), &referee)?;
-                trips += 1;
-            }
-            if (n + 1).is_multiple_of(10) {
-                self.check_boards(&referee, &format!("at move {}", n + 1))?;
-            }
-            if referee.moves().len() >= 2 && !referee.is_over() && rng.gen_bool(0.02) {
-                let k = rng.gen_range(1..=2);
-                for _ in 0..k {
-                    self.both("undo")?;
-                    if !referee.undo() {
-                        return Err("the referee cannot undo".into());
-                    }
-                }
-                undos += k;
-                self.check_boards(&referee, "after undo")?;
-            }
-        }
-        self.round_trip(rng.gen_range(0..2), &referee)?;
-        trips += 1;
-        self.check_boards(&referee, "at the end")?;
-        let scores = self.both("final_score")?;
+        self.analysis_at = self.rng.gen_range(0..size * 3);
+        self.round_trip_at = self.rng.gen_range(0..size * 4);
+        let settings = Settings {
+            max_moves: 3 * size * size,
+            move_timeout: self.timeout,
+            time: None,
+            time_margin: 0.0,
+        };
+        let [a, b] = players;
+        let finished = game::play(&mut referee, [&mut **a, &mut **b], &settings, self)?;
+        let (ending, _) = finished.expect("selfplay never stops a game");
+        let resigned = match ending.reason {
+            EndReason::TwoPasses | EndReason::MoveCap => None,
+            EndReason::Resignation => ending.winner.map(Color::opponent),
+            _ => return Err(format!("{}\n{}", ending.detail, referee.board())),
+        };
+        self.round_trip(players, &referee)?;
+        self.check_boards(players, &referee, "at the end")?;
+        let scores = self.both(players, "final_score")?;
         let ours = kosumi::search::referee().final_score(&referee).to_string();
         for (i, s) in scores.iter().enumerate() {
-            if parse_score(s).is_none() {
+            if s.parse::<GameResult>().is_err() {
                 return Err(format!(
                     "engine {}: final_score {s:?} does not parse",
                     i + 1
@@ -601,8 +415,8 @@ impl Context {
         }
         if scores.iter().any(|s| *s != ours) {
             let mut dump = String::new();
-            for p in &mut self.players {
-                dump.push_str(&p.must("printsgf")?);
+            for p in players.iter_mut() {
+                dump.push_str(&self.must(p, "printsgf")?);
                 dump.push('\n');
             }
             let path = self.scratch.with_extension("failure.sgf");
@@ -618,28 +432,93 @@ impl Context {
                 path.display()
             ));
         }
-        let margin = parse_score(&ours).unwrap_or(0.0);
-        let (result, winner) = match resigned {
-            Some(c) => (format!("{}+R", c.opponent().letter()), Some(c.opponent())),
-            None if margin > 0.0 => (ours.clone(), Some(Color::Black)),
-            None if margin < 0.0 => (ours.clone(), Some(Color::White)),
-            None => (ours.clone(), None),
+        let result = match resigned {
+            Some(c) => GameResult::Resignation(c.opponent()),
+            None => ours
+                .parse()
+                .map_err(|_| format!("the referee counts {ours}"))?,
         };
+        let [undos, analyses, trips] = self.counts;
         let s = &mut self.summary;
         s.games += 1;
         s.moves += referee.moves().len();
-        s.results[match winner {
-            Some(Color::Black) => 0,
-            Some(Color::White) => 1,
-            None => 2,
-        }] += 1;
+        s.results[result.winner().map_or(2, Color::index)] += 1;
         s.resignations += usize::from(resigned.is_some());
         s.undos += undos;
         s.analyses += analyses;
+        s.round_trips += trips;
         Ok(format!(
             "game {g}: {size}x{size} {} H{handicap} {budget} playouts: {result} in {} moves ({undos} undos, {analyses} analyses, {trips} round trips)",
             rules.name(),
             referee.moves().len()
         ))
+    }
+}
+
+fn stones_text(game: &Game, color: Color) -> Vec<String> {
+    let board = game.board();
+    let size = board.size();
+    let mut v: Vec<String> = board
+        .points()
+        .filter(|&p| board.get(p) == Some(color))
+        .map(|p| p.to_gtp(size))
+        .collect();
+    v.sort();
+    v
+}
+
+impl Hooks for Soak<'_> {
+    type Error = String;
+
+    fn genmove(
+        &mut self,
+        game: &Game,
+        client: &mut Client,
+        genmove: &str,
+        limit: Duration,
+    ) -> Result<Response, EngineError> {
+        if game.moves().len() != self.analysis_at || self.counts[1] > 0 {
+            return client.send(genmove, limit);
+        }
+        self.counts[1] += 1;
+        let kind = if self.rng.gen_bool(0.5) {
+            "lz-analyze"
+        } else {
+            "kata-analyze"
+        };
+        let analyze = format!("{kind} {} 2", game.to_move());
+        let (updates, response) = client.interrupt_stream(&analyze, genmove, limit)?;
+        // An analysis must still run when interrupted, and write only updates.
+        let wrong = updates.iter().find(|u| !u.starts_with("info move "));
+        if updates.is_empty() || wrong.is_some() {
+            let line = wrong.cloned().unwrap_or_default();
+            return Err(client.error(Failure::Garbage {
+                sent: analyze,
+                line,
+            }));
+        }
+        Ok(response)
+    }
+
+    fn check(&mut self, game: &mut Game, players: &mut Players) -> Result<(), String> {
+        let n = game.moves().len();
+        if n == self.round_trip_at {
+            self.round_trip(players, game)?;
+        }
+        if n.is_multiple_of(10) {
+            self.check_boards(players, game, &format!("at move {n}"))?;
+        }
+        if n >= 2 && !game.is_over() && self.rng.gen_bool(0.02) {
+            let k = self.rng.gen_range(1..=2);
+            for _ in 0..k {
+                self.both(players, "undo")?;
+                if !game.undo() {
+                    return Err("the referee cannot undo".into());
+                }
+            }
+            self.counts[0] += k;
+            self.check_boards(players, game, "after undo")?;
+        }
+        Ok(())
     }
 }

@@ -10,7 +10,9 @@
 //! stones left, and an undo must restore the hash and prisoners exactly.
 
 use super::progress::{Mode, Progress};
-use kosumi::board::{random_move, Board, Color, FastRng, Game, Move, PlayError, Point, Rules};
+use kosumi::board::{
+    random_move, Board, Color, FastRng, Game, Move, PlayError, Point, Rules, Vertex,
+};
 use std::time::{Duration, Instant};
 
 /// Options of `kosumi stress`.
@@ -128,8 +130,7 @@ fn describe(actions: &[Action], size: usize) -> Vec<String> {
         .iter()
         .map(|a| match a {
             Action::Undo => "undo".to_string(),
-            Action::Play(c, Move::Pass) => format!("{} pass", c.letter()),
-            Action::Play(c, Move::Play(p)) => format!("{} {}", c.letter(), p.to_gtp(size)),
+            Action::Play(c, mv) => format!("{} {}", c.letter(), Vertex::from_move(*mv, size)),
         })
         .collect()
 }
@@ -214,7 +215,7 @@ fn stress_game(
                 Err(PlayError::Superko) => summary.superko_refusals += 1,
                 Err(PlayError::OffBoard) => {
                     return Err(fail(
-                        format!("{} refused as off the board", mv_name(mv, size)),
+                        format!("{} refused as off the board", Vertex::from_move(mv, size)),
                         &actions,
                         &game,
                     ));
@@ -228,13 +229,6 @@ fn stress_game(
     }
     summary.games += 1;
     Ok(())
-}
-
-fn mv_name(mv: Move, size: usize) -> String {
-    match mv {
-        Move::Pass => "pass".into(),
-        Move::Play(p) => p.to_gtp(size),
-    }
 }
 
 /// Runs the stress games; `Err` carries the first violation.

@@ -113,7 +113,7 @@ fn print_differences(path: &std::path::Path) {
 
 #[test]
 fn result_strings_parse() {
-    use kosumi_cli::score_cmd::parse_result;
+    let parse_result = |re: &str| re.parse::<kosumi::board::GameResult>().ok()?.margin();
     assert_eq!(parse_result("B+3.50"), Some(3.5));
     assert_eq!(parse_result("W+0.5"), Some(-0.5));
     assert_eq!(parse_result("0"), Some(0.0));

@@ -15,8 +15,10 @@ mod board;
 mod game;
 mod playout;
 mod point;
+mod result;
 mod rng;
 mod rules;
+mod vertex;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, BitboardIter};
@@ -24,8 +26,10 @@ pub use board::{Board, PlayError, UndoLog};
 pub use game::{fixed_handicap, Game};
 pub use playout::{light_playout, random_move, PlayoutResult};
 pub use point::{Color, Move, NeighboursIn, Point, MAX_SIZE, SLOTS, STRIDE};
+pub use result::{GameResult, GameResultError};
 pub use rng::{FastRng, DEFAULT_SEED};
 pub use rules::{KoRule, RuleSet, Rules, Scoring, UnknownRules};
+pub use vertex::{Vertex, VertexError};
 
 /// A board of `size` with about half its points tried: random points and
 /// colours, each played when legal (captures happen as in a game).

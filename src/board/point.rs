@@ -160,12 +160,6 @@ impl Point {
             Point(i + s + 1),
         ]
     }
-
-    /// GTP name on a board of side `size` (`D4`, columns skip `I`).
-    pub fn to_gtp(self, size: usize) -> String {
-        let letters = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
-        format!("{}{}", letters[self.x()] as char, size - self.y())
-    }
 }
 
 impl fmt::Debug for Point {
@@ -245,7 +239,5 @@ mod tests {
                 assert_eq!(p.is_on(19), x < 19 && y < 19);
             }
         }
-        assert_eq!(Point::new(3, 15).to_gtp(19), "D4");
-        assert_eq!(Point::new(8, 0).to_gtp(9), "J9");
     }
 }

@@ -43,7 +43,7 @@ mod local_search;
 mod playout;
 mod readings;
 
-use crate::board::{Bitboard, Board, Color, Game, Point, Scoring};
+use crate::board::{Bitboard, Board, Color, Game, GameResult, Point, Scoring};
 use std::fmt;
 
 pub use benson::unconditionally_alive;
@@ -462,11 +462,7 @@ impl Score {
 impl fmt::Display for Score {
     /// The GTP `final_score` form: `B+3.5`, `W+0.5`, or `0` for a draw.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = self.black_minus_white;
-        match self.winner() {
-            None => f.write_str("0"),
-            Some(c) => write!(f, "{}+{}", c.letter(), d.abs()),
-        }
+        GameResult::from_margin(self.black_minus_white).fmt(f)
     }
 }
 

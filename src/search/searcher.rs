@@ -31,7 +31,7 @@ use super::replies::Replies;
 use super::time::Clock;
 use super::tree::{Arena, Node, EXPANDED, EXPANDING, LEAF, PASS, SCORE_ONE, VALUE_ONE};
 use super::{Analysis, Candidate, Decision, Limits, SearchParams};
-use crate::board::{Bitboard, Board, Color, FastRng, Game, Move, Point, SLOTS};
+use crate::board::{Bitboard, Board, Color, FastRng, Game, Move, Point, Vertex, SLOTS};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::*};
 use std::time::{Duration, Instant};
@@ -296,7 +296,7 @@ impl Searcher {
             let size = game.board().size();
             let what = match decision {
                 Decision::Resign => "resign".to_string(),
-                Decision::Play(m) => move_name(m, size),
+                Decision::Play(m) => Vertex::from_move(m, size).to_string(),
             };
             let secs = analysis.elapsed.as_secs_f64();
             let cap = self.tree_capacity();
@@ -658,13 +658,6 @@ fn node_capacity(max_memory: usize) -> usize {
     (max_memory / 3 * 2 / NODE_BYTES).max(1)
 }
 
-fn move_name(m: Move, size: usize) -> String {
-    match m {
-        Move::Pass => "pass".to_string(),
-        Move::Play(p) => p.to_gtp(size),
-    }
-}
-
 fn log_progress(a: &Analysis, size: usize) {
     let rate = a.playouts as f64 / a.elapsed.as_secs_f64().max(1e-9);
     let (best, pv) = a
@@ -672,10 +665,10 @@ fn log_progress(a: &Analysis, size: usize) {
         .first()
         .map_or((String::new(), String::new()), |c| {
             (
-                move_name(c.mv, size),
+                Vertex::from_move(c.mv, size).to_string(),
                 c.pv.iter()
                     .take(10)
-                    .map(|&m| move_name(m, size))
+                    .map(|&m| Vertex::from_move(m, size).to_string())
                     .collect::<Vec<_>>()
                     .join(" "),
             )

@@ -2,8 +2,8 @@
 //! checked field by field as KataGo checks them, with its error wording.
 
 use super::rules::KataRules;
-use kosumi::board::{Color, Game, Move, Point, MAX_SIZE};
-use kosumi::gtp::{parse_color, parse_vertex};
+use kosumi::board::{Color, Game, Move, Point, Vertex, MAX_SIZE};
+use kosumi::gtp::parse_color;
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
@@ -449,10 +449,7 @@ impl Query<'_> {
                 break;
             };
             if game.play(c, mv).is_err() {
-                let name = match mv {
-                    Move::Pass => "pass".to_string(),
-                    Move::Play(p) => p.to_gtp(size),
-                };
+                let name = Vertex::from_move(mv, size);
                 return Err(self.err("moves", &format!("Illegal move {turn}: {name}")));
             }
             to_move = c.opponent();
@@ -690,7 +687,7 @@ pub fn vertex(text: &str, size: usize) -> Option<Move> {
         let y: usize = y.trim().parse().ok()?;
         return Point::checked(x, y, size).map(Move::Play);
     }
-    parse_vertex(t, size).ok()
+    t.parse::<Vertex>().ok()?.to_move(size).ok()
 }
 
 /// Handicap stones as KataGo counts them for the handicap bonus: Black's

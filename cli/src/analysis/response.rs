@@ -7,8 +7,7 @@
 //! KataGo expect them.
 
 use super::query::Position;
-use kosumi::board::{Board, Color, Move};
-use kosumi::gtp::format_vertex;
+use kosumi::board::{Board, Color, Move, Vertex};
 use kosumi::search::Analysis;
 use serde::Serialize;
 use serde_json::Value;
@@ -98,7 +97,7 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool) -> Value {
     let flip = s.base.perspective.flips(pos.to_move);
     let wr = |w: f64| if flip { 1.0 - w } else { w };
     let sc = |x: f64| if flip { -x } else { x };
-    let name = |m: Move| format_vertex(m, size);
+    let name = |m: Move| Vertex::from_move(m, size).to_string();
     let move_infos = a
         .candidates
         .iter()

@@ -4,11 +4,11 @@ use std::fs::{self, OpenOptions};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::clock::TimeControl;
 use super::openings::{load_openings, Opening};
 use super::stats::Sprt;
 use super::MatchError;
-use crate::gtp_client::StderrMode;
+use crate::client::StderrMode;
+use crate::game::clock::TimeControl;
 use kosumi::board::{fixed_handicap, Game, Point, Rules};
 
 /// The engines' stderr in the SGF folder, unless `--engine-stderr` says otherwise.
@@ -282,7 +282,7 @@ impl Config {
                 .or_else(|| a.sgf_dir.as_ref().map(|d| d.join("chart.svg"))),
         };
         if let Some(dir) = &a.openings {
-            cfg.openings = load_openings(&cfg, dir)?;
+            cfg.openings = load_openings(dir, &cfg.new_game(), a.opening_moves)?;
         }
         Ok(cfg)
     }

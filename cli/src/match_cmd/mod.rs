@@ -11,15 +11,17 @@
 //! first line holds the match settings, so an interrupted match started
 //! again with the same settings resumes where it stopped.
 //!
-//! The files: `config` (options and their checks), `openings`, `clock`,
-//! `game` (the game loop), `counting`, `runner` (worker threads and
-//! progress), `results` (the results file and resuming), `sgf_record`,
-//! `summary` (the final tables) and `stats` (score, Elo, SPRT).
+//! The files: `config` (options and their checks), `openings`, `engines`
+//! (starting them, telling them the rules), `game` (a game: set-up, the
+//! game loop of [`crate::game`], counting and record), `counting`, `runner`
+//! (worker threads and progress), `results` (the results file and
+//! resuming), `sgf_record`, `summary` (the final tables) and `stats`
+//! (score, Elo, SPRT).
 
 mod chart;
-mod clock;
 mod config;
 mod counting;
+mod engines;
 mod game;
 mod openings;
 mod results;
@@ -37,13 +39,15 @@ use std::time::Instant;
 
 use self::config::Config;
 pub use self::config::{MatchArgs, Scorer, ENGINE_STDERR_FILE};
+use self::engines::{start_engine, Pair};
 use self::results::read_results;
-pub use self::results::{EndReason, GameSummary};
-use self::runner::{start_engine, worker, Book, Pair, Shared};
+pub use self::results::GameSummary;
+use self::runner::{worker, Book, Shared};
 use self::stats::{SprtDecision, Tally};
 use self::summary::{table, tally_for};
-use super::gtp_client::EngineError;
+use super::client::EngineError;
 use super::progress::Progress;
+pub use crate::game::EndReason;
 
 /// What a match produced.
 #[derive(Clone, Debug)]

@@ -3,10 +3,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::config::{usage, Config};
 use super::MatchError;
-use crate::gtp_client::vertex;
-use kosumi::board::{Color, Move};
+use kosumi::board::{Color, Game, Move, Vertex};
 use kosumi::sgf::{Event, GameRecord};
 
 /// An opening: moves to play before the engines take over.
@@ -16,7 +14,15 @@ pub(super) struct Opening {
     pub(super) moves: Vec<(Color, Move)>,
 }
 
-pub(super) fn load_openings(cfg: &Config, dir: &Path) -> Result<Vec<Opening>, MatchError> {
+/// The openings in the SGF files of `dir`, each checked from `start` (the
+/// empty board or the handicap stones), at most `limit` moves long.
+pub(super) fn load_openings(
+    dir: &Path,
+    start: &Game,
+    limit: Option<usize>,
+) -> Result<Vec<Opening>, MatchError> {
+    let usage = MatchError::Usage;
+    let size = start.board().size();
     let entries = fs::read_dir(dir).map_err(|e| {
         usage(format!(
             "cannot read --openings folder '{}': {e}",
@@ -40,10 +46,10 @@ pub(super) fn load_openings(cfg: &Config, dir: &Path) -> Result<Vec<Opening>, Ma
         let bad = |why: String| usage(format!("opening '{name}': {why}"));
         let bytes = fs::read(&path).map_err(|e| bad(e.to_string()))?;
         let record = GameRecord::from_sgf(&bytes).map_err(|e| bad(e.to_string()))?;
-        if record.size != cfg.size {
+        if record.size != size {
             return Err(bad(format!(
-                "board size {} but the match is on {}",
-                record.size, cfg.size
+                "board size {} but the match is on {size}",
+                record.size
             )));
         }
         if !record.setup_black.is_empty()
@@ -58,16 +64,16 @@ pub(super) fn load_openings(cfg: &Config, dir: &Path) -> Result<Vec<Opening>, Ma
             ));
         }
         let mut moves: Vec<(Color, Move)> = record.moves().collect();
-        if let Some(n) = cfg.opening_moves {
+        if let Some(n) = limit {
             moves.truncate(n);
         }
-        let mut game = cfg.new_game();
+        let mut game = start.clone();
         for (i, &(color, mv)) in moves.iter().enumerate() {
             game.play(color, mv).map_err(|e| {
                 bad(format!(
                     "move {} ({color} {}) is illegal: {e}",
                     i + 1,
-                    vertex(mv, cfg.size)
+                    Vertex::from_move(mv, size)
                 ))
             })?;
         }

@@ -12,76 +12,8 @@ use serde_json::Value;
 
 use super::config::{Config, Scorer};
 use super::MatchError;
+use crate::game::EndReason;
 use kosumi::board::Color;
-
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EndReason {
-    /// Two consecutive passes, then a count.
-    TwoPasses,
-    /// The move cap was reached, then a count.
-    MoveCap,
-    /// A player resigned.
-    Resignation,
-    /// A player made an illegal move.
-    IllegalMove,
-    /// A player's engine exited.
-    Crash,
-    /// A player's engine did not answer in time (no time control).
-    Timeout,
-    /// A player ran out of clock time.
-    Time,
-    /// A player's engine answered something that is not GTP or not a move.
-    Garbage,
-    /// A player's engine refused the opponent's legal move.
-    Refused,
-}
-
-impl EndReason {
-    /// The word used in the results file.
-    pub fn word(self) -> &'static str {
-        match self {
-            EndReason::TwoPasses => "passes",
-            EndReason::MoveCap => "move-cap",
-            EndReason::Resignation => "resignation",
-            EndReason::IllegalMove => "illegal",
-            EndReason::Crash => "crash",
-            EndReason::Timeout => "timeout",
-            EndReason::Time => "time",
-            EndReason::Garbage => "garbage",
-            EndReason::Refused => "refused",
-        }
-    }
-
-    fn from_word(word: &str) -> Option<EndReason> {
-        ALL_REASONS.iter().copied().find(|r| r.word() == word)
-    }
-
-    /// Whether the game was counted.
-    pub fn is_count(self) -> bool {
-        matches!(self, EndReason::TwoPasses | EndReason::MoveCap)
-    }
-
-    pub(super) fn sgf_suffix(self) -> &'static str {
-        match self {
-            EndReason::Resignation => "Resign",
-            EndReason::Time => "Time",
-            _ => "Forfeit",
-        }
-    }
-}
-
-pub(super) const ALL_REASONS: [EndReason; 9] = [
-    EndReason::TwoPasses,
-    EndReason::MoveCap,
-    EndReason::Resignation,
-    EndReason::IllegalMove,
-    EndReason::Crash,
-    EndReason::Timeout,
-    EndReason::Time,
-    EndReason::Garbage,
-    EndReason::Refused,
-];
 
 /// One finished game as the results file records it.
 #[derive(Clone, Debug, PartialEq)]

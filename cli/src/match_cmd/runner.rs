@@ -6,60 +6,17 @@ use std::fs::{self, File};
 use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::config::Config;
+use super::engines::{start_engine, Pair};
 use super::game::{play_game, Played};
 use super::results::{game_json, GameSummary};
 use super::stats::SprtDecision;
 use super::summary::tally_for;
 use super::MatchError;
-use crate::gtp_client::GtpEngine;
+use crate::client::Client;
 use crate::progress::{format_duration, Progress};
-
-pub(super) type Pair = [Option<GtpEngine>; 2];
-
-/// Starts an engine and checks that it speaks GTP; returns it with its GTP name.
-pub(super) fn start_engine(cfg: &Config, e: usize) -> Result<(GtpEngine, String), MatchError> {
-    let label = cfg
-        .names
-        .as_ref()
-        .map_or_else(|| format!("engine {}", e + 1), |n| n[e].clone());
-    let mut engine = GtpEngine::start(&label, &cfg.engines[e], &cfg.stderr)?;
-    // Engines loading a network can be slow to answer the first command.
-    let first = cfg.move_timeout.max(Duration::from_secs(30));
-    match engine.send("protocol_version", first)? {
-        Ok(v) if v.trim() == "2" => {}
-        Ok(v) => {
-            return Err(MatchError::Failed(format!(
-                "engine '{label}' ({}) speaks GTP version {v:?}, not 2",
-                cfg.engines[e]
-            )))
-        }
-        Err(_) => {} // GTP v1 engines may not know it; `name` below still checks the framing.
-    }
-    let name = match engine.send("name", cfg.move_timeout)? {
-        Ok(n) if !n.trim().is_empty() => n.trim().to_string(),
-        _ => label.clone(),
-    };
-    Ok((engine, name))
-}
-
-/// Sends a setup command that must succeed; a `?` is a match error.
-pub(super) fn must(
-    engine: &mut GtpEngine,
-    cmd: &str,
-    timeout: Duration,
-) -> Result<String, MatchError> {
-    match engine.send(cmd, timeout)? {
-        Ok(text) => Ok(text),
-        Err(msg) => Err(MatchError::Failed(format!(
-            "engine '{}' ({}) refused '{cmd}': {msg}",
-            engine.name(),
-            engine.command()
-        ))),
-    }
-}
 
 pub(super) struct Shared<'a> {
     pub(super) cfg: &'a Config,
@@ -102,7 +59,7 @@ pub(super) fn worker(shared: &Shared, mut pair: Pair) {
             .pop_front();
         let Some(g) = next else { break };
         for (e, slot) in pair.iter_mut().enumerate() {
-            if !slot.as_ref().is_some_and(GtpEngine::is_alive) {
+            if !slot.as_ref().is_some_and(Client::is_alive) {
                 match start_engine(cfg, e) {
                     Ok((mut engine, _)) => {
                         engine.set_name(&shared.names[e]);
@@ -126,7 +83,8 @@ pub(super) fn worker(shared: &Shared, mut pair: Pair) {
         }
     }
     for engine in pair.iter_mut().flatten() {
-        engine.quit();
+        // The games are played: an engine that ends badly changes nothing.
+        let _ = engine.quit();
     }
 }
 

@@ -4,8 +4,9 @@
 use std::fmt::Write as _;
 
 use super::config::{Config, Scorer};
-use super::results::{GameSummary, ALL_REASONS};
+use super::results::GameSummary;
 use super::stats::{elo_estimate, score_interval, SprtDecision, Tally};
+use crate::game::EndReason;
 use kosumi::board::Color;
 
 /// Wins, draws and losses of engine `e`, optionally only as `color`.
@@ -91,7 +92,7 @@ pub(super) fn table(
         );
     }
     let mut reasons = String::new();
-    for r in ALL_REASONS {
+    for r in EndReason::ALL {
         let k = games.iter().filter(|s| s.reason == r).count();
         if k > 0 {
             let _ = write!(

@@ -14,8 +14,7 @@ mod sgf_out;
 use super::analysis::pool::{Pool, Report, Sink};
 use super::analysis::query::{Defaults, Perspective, Position, Settings};
 use clap::Args;
-use kosumi::board::{Color, Move, Rules, DEFAULT_SEED};
-use kosumi::gtp::format_vertex;
+use kosumi::board::{Color, Move, Rules, Vertex, DEFAULT_SEED};
 use kosumi::search::patterns::Model;
 use kosumi::search::{Analysis, Policy, SearchParams};
 use kosumi::sgf::GameRecord;
@@ -441,5 +440,5 @@ pub fn run(args: &ReviewArgs) -> i32 {
 
 /// `B R3`-style name of a move.
 pub fn move_text(color: Color, mv: Move, size: usize) -> String {
-    format!("{} {}", color.letter(), format_vertex(mv, size))
+    format!("{} {}", color.letter(), Vertex::from_move(mv, size))
 }

@@ -5,14 +5,14 @@
 //! (and GNU Go) see the moves alone, never `RE`, `TB` or `TW`.
 
 use super::explain::{single_flip, Flip};
+use super::margin::{same_margin, same_winner};
 use super::reference_cache::ReferenceCache;
 use super::source::GameFile;
-use super::{groups, judge, marked_sgf, parse_result, readings, Options};
-use crate::gtp_client::{GtpEngine, StderrMode};
-use kosumi::board::Rules;
+use super::{groups, judge, marked_sgf, readings, Options};
+use crate::client::{Client, StderrMode};
+use kosumi::board::{GameResult, Rules};
 use kosumi::score::{self, PointStatus, Score};
 use kosumi::sgf::GameRecord;
-use std::cmp::Ordering as Cmp;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -97,17 +97,6 @@ impl Tally {
             self.slowest_game
         )
     }
-}
-
-/// Whether two Black-minus-White margins name the same winner (or both a draw).
-pub fn same_winner(a: f64, b: f64) -> bool {
-    a.partial_cmp(&0.0) == b.partial_cmp(&0.0)
-}
-
-/// Whether two Black-minus-White margins are the same count (half points
-/// are exact in `f64`; the tolerance only absorbs parsing).
-pub fn same_margin(a: f64, b: f64) -> bool {
-    (a - b).abs() < 1e-6
 }
 
 /// What a check found.
@@ -271,13 +260,15 @@ pub fn check_games(games: &[GameFile], opts: &Options, check: &CheckOptions) -> 
     report
 }
 
+/// Black's margin of a counted result (`B+3.5`, `0`, ...); `None` for
+/// resignation, time or anything else.
+fn count_in(result: &str) -> Option<f64> {
+    result.parse::<GameResult>().ok()?.margin()
+}
+
 /// A margin in the `final_score` form.
 fn margin(m: f64) -> String {
-    match m.partial_cmp(&0.0) {
-        Some(Cmp::Greater) => format!("B+{m}"),
-        Some(Cmp::Less) => format!("W+{}", -m),
-        _ => "0".to_string(),
-    }
+    GameResult::from_margin(m).to_string()
 }
 
 /// The record of a game with its result and territory marks taken out:
@@ -293,11 +284,11 @@ fn count_one(
     game: &GameFile,
     opts: &Options,
     check: &CheckOptions,
-    reference: &mut Option<GtpEngine>,
+    reference: &mut Option<Client>,
 ) -> Outcome {
     let prepared = game.sgf.clone().and_then(|bytes| {
         let (record, re) = blind_record(&bytes)?;
-        let recorded = parse_result(&re).ok_or_else(|| format!("RE[{re}] is not a count"))?;
+        let recorded = count_in(&re).ok_or_else(|| format!("RE[{re}] is not a count"))?;
         Ok((record, re, recorded))
     });
     let result = match &prepared {
@@ -374,7 +365,7 @@ fn reference_count(
     name: &str,
     record: &GameRecord,
     cache: Option<&ReferenceCache>,
-    engine: &mut Option<GtpEngine>,
+    engine: &mut Option<Client>,
 ) -> Result<(f64, Duration), String> {
     let sgf = record.to_sgf();
     let Some(cache) = cache else {
@@ -395,7 +386,7 @@ fn reference_count(
 pub fn file_reference(
     command: &str,
     path: &std::path::Path,
-    engine: &mut Option<GtpEngine>,
+    engine: &mut Option<Client>,
 ) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     let (record, _) = blind_record(&bytes)?;
@@ -406,7 +397,7 @@ pub fn file_reference(
 /// `final_score`: asked once before a check, so that a missing or wrong
 /// engine is one clear error rather than one for every game.
 pub fn check_reference(command: &str) -> Result<(), String> {
-    let mut e = GtpEngine::start("gnugo", command, &StderrMode::Null).map_err(|e| e.to_string())?;
+    let mut e = Client::start("gnugo", command, &StderrMode::Null).map_err(|e| e.to_string())?;
     let listed = match e.send("list_commands", Duration::from_secs(30)) {
         Ok(Ok(text)) => text,
         Ok(Err(text)) => {
@@ -416,7 +407,7 @@ pub fn check_reference(command: &str) -> Result<(), String> {
         }
         Err(err) => return Err(err.to_string()),
     };
-    e.quit();
+    let _ = e.quit();
     let has = |name: &str| listed.lines().any(|l| l.trim() == name);
     if has("loadsgf") && has("final_score") {
         Ok(())
@@ -433,11 +424,11 @@ const REFERENCE_TIMEOUT: Duration = Duration::from_secs(600);
 fn ask_reference(
     command: &str,
     sgf: &str,
-    engine: &mut Option<GtpEngine>,
+    engine: &mut Option<Client>,
 ) -> Result<(f64, Duration), String> {
     if engine.as_ref().is_none_or(|e| !e.is_alive()) {
         *engine =
-            Some(GtpEngine::start("gnugo", command, &StderrMode::Null).map_err(|e| e.to_string())?);
+            Some(Client::start("gnugo", command, &StderrMode::Null).map_err(|e| e.to_string())?);
     }
     let e = engine.as_mut().expect("started above");
     let id = std::thread::current().id();
@@ -458,7 +449,7 @@ fn ask_reference(
     let answer = ask(&format!("loadsgf {}", path.display())).and_then(|_| ask("final_score"));
     let _ = std::fs::remove_file(&path);
     let text = answer?;
-    let m = parse_result(&text).ok_or_else(|| format!("final_score answered `{text}`"))?;
+    let m = count_in(&text).ok_or_else(|| format!("final_score answered `{text}`"))?;
     Ok((m, start.elapsed()))
 }
 

@@ -6,7 +6,7 @@
 //! the chain says which, once someone looks at it. The record's result is
 //! used only here, after the count.
 
-use super::check::same_margin;
+use super::margin::same_margin;
 use kosumi::board::{Bitboard, Color, Game};
 use kosumi::score::{self, Judgement, PointStatus};
 

@@ -20,10 +20,12 @@ use std::time::{Duration, Instant};
 
 mod check;
 mod explain;
+mod margin;
 pub mod reference_cache;
 pub mod source;
 
-pub use check::{check_games, same_winner, CheckOptions, ListReport, Tally, GNUGO};
+pub use check::{check_games, CheckOptions, ListReport, Tally, GNUGO};
+pub use margin::same_winner;
 use reference_cache::ReferenceCache;
 use source::{GameFile, Pick};
 
@@ -341,28 +343,6 @@ pub fn marked_sgf(
     }
     out.push_str("])\n");
     out
-}
-
-/// Black's margin a result string gives (`B+3.5` → 3.5, `W+0.5` → -0.5,
-/// `0`, `Draw` or `Jigo` → 0); `None` for resignation, time or anything else.
-pub fn parse_result(re: &str) -> Option<f64> {
-    let re = re.trim();
-    match re.to_ascii_lowercase().as_str() {
-        "0" | "draw" | "jigo" => return Some(0.0),
-        _ => {}
-    }
-    let (sign, rest) = if let Some(r) = re.strip_prefix("B+") {
-        (1.0, r)
-    } else if let Some(r) = re.strip_prefix("W+") {
-        (-1.0, r)
-    } else {
-        return None;
-    };
-    rest.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite())
-        .map(|v| sign * v)
 }
 
 /// Marks of [`diagram`].

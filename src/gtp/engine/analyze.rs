@@ -4,8 +4,8 @@
 
 use super::Outcome::{self, Failure, Success};
 use super::{parse_bool, Engine};
-use crate::board::{Color, Move};
-use crate::gtp::parse::{format_vertex, parse_color, parse_int, parse_vertex, Command};
+use crate::board::{Color, Move, Vertex};
+use crate::gtp::parse::{parse_color, parse_int, parse_vertex, Command};
 use crate::score::{self, PointStatus};
 use crate::search::{Analysis, Limits};
 use std::io::{self, Write};
@@ -328,11 +328,11 @@ pub(super) fn ponder_line(a: &Analysis, size: usize, color: Color) -> String {
         let pv: Vec<String> =
             c.pv.iter()
                 .take(10)
-                .map(|&m| format_vertex(m, size))
+                .map(|&m| Vertex::from_move(m, size).to_string())
                 .collect();
         line.push_str(&format!(
             ", {side}'s best reply {} win {:.1}% for {side}, pv {}",
-            format_vertex(c.mv, size),
+            Vertex::from_move(c.mv, size),
             a.winrate * 100.0,
             pv.join(" ")
         ));
@@ -451,7 +451,11 @@ fn pv_text(pv: &[Move], first: Color, size: usize) -> String {
     let mut color = first;
     let mut parts = Vec::new();
     for &mv in pv {
-        parts.push(format!("{} {}", color.letter(), format_vertex(mv, size)));
+        parts.push(format!(
+            "{} {}",
+            color.letter(),
+            Vertex::from_move(mv, size)
+        ));
         color = color.opponent();
     }
     parts.join(" ")
@@ -503,7 +507,7 @@ fn analysis_line(a: &Analysis, format: AnalyzeFormat, size: usize, color: Color)
         let pv: Vec<String> =
             c.pv.iter()
                 .take_while(|m| **m != Move::Pass)
-                .map(|&m| format_vertex(m, size))
+                .map(|&m| Vertex::from_move(m, size).to_string())
                 .collect();
         if !line.is_empty() {
             line.push(' ');
@@ -511,7 +515,7 @@ fn analysis_line(a: &Analysis, format: AnalyzeFormat, size: usize, color: Color)
         if format.kata {
             line.push_str(&format!(
                 "info move {} visits {} utility {:.4} winrate {:.6} scoreMean {:.2} scoreLead {:.2} prior {:.4} lcb {:.6} order {} pv {}",
-                format_vertex(c.mv, size),
+                Vertex::from_move(c.mv, size),
                 c.visits,
                 2.0 * c.winrate - 1.0,
                 c.winrate,
@@ -525,7 +529,7 @@ fn analysis_line(a: &Analysis, format: AnalyzeFormat, size: usize, color: Color)
         } else {
             line.push_str(&format!(
                 "info move {} visits {} winrate {} prior {} lcb {} order {} pv {}",
-                format_vertex(c.mv, size),
+                Vertex::from_move(c.mv, size),
                 c.visits,
                 (c.winrate * 10000.0).round() as i64,
                 (c.prior * 10000.0).round() as i64,

@@ -7,10 +7,10 @@
 //! pipelined commands are answered in order without loss.
 
 use super::parse::{
-    format_failure, format_success, format_vertex, parse_color, parse_float, parse_int, parse_line,
-    parse_move, parse_vertex, preprocess, too_long_reply, Command, InputLine, LineReader,
+    format_failure, format_success, parse_color, parse_float, parse_int, parse_line, parse_move,
+    parse_vertex, preprocess, too_long_reply, Command, InputLine, LineReader,
 };
-use crate::board::{fixed_handicap, Color, Game, Move, Point, Rules, MAX_SIZE};
+use crate::board::{fixed_handicap, Color, Game, Move, Point, Rules, Vertex, MAX_SIZE};
 use crate::score::{count, Judgement, PointStatus};
 use crate::search::{referee, Analysis, Clock, Decision, Limits, SearchParams, Searcher};
 use crate::sgf::{Event, GameRecord};
@@ -360,8 +360,8 @@ impl Engine {
         self.game.board().size()
     }
 
-    fn vertex(&self, mv: Move) -> String {
-        format_vertex(mv, self.size())
+    fn vertex(&self, mv: Move) -> Vertex {
+        Vertex::from_move(mv, self.size())
     }
 
     fn points_text(&self, points: impl IntoIterator<Item = Point>) -> String {
@@ -521,7 +521,7 @@ impl Engine {
 
     fn decision_text(&self, d: Decision) -> String {
         match d {
-            Decision::Play(mv) => self.vertex(mv),
+            Decision::Play(mv) => self.vertex(mv).to_string(),
             Decision::Resign => "resign".into(),
         }
     }

@@ -1,15 +1,19 @@
-//! The match's clocks: Canadian byo-yomi settings and one player's clock.
+//! Clocks: Canadian byo-yomi settings and one player's clock.
 
 /// Canadian byo-yomi settings (`byo == 0`: absolute time).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct TimeControl {
-    pub(super) main: f64,
-    pub(super) byo: f64,
-    pub(super) stones: u32,
+pub struct TimeControl {
+    /// Main time in seconds.
+    pub main: f64,
+    /// Seconds of a byo-yomi period.
+    pub byo: f64,
+    /// Stones to play in a period.
+    pub stones: u32,
 }
 
 impl TimeControl {
-    pub(super) fn parse(text: &str) -> Result<TimeControl, String> {
+    /// Reads `--time`: MAIN or MAIN/BYO/STONES in seconds.
+    pub fn parse(text: &str) -> Result<TimeControl, String> {
         let bad = || format!("--time wants MAIN or MAIN/BYO/STONES in seconds, got '{text}'");
         let parts: Vec<&str> = text.split('/').map(str::trim).collect();
         let num = |s: &str| {
@@ -42,7 +46,8 @@ impl TimeControl {
         Ok(tc)
     }
 
-    pub(super) fn gtp(&self) -> String {
+    /// The `time_settings` command that sets it.
+    pub fn gtp(&self) -> String {
         format!(
             "time_settings {} {} {}",
             self.main.round() as u64,
@@ -54,7 +59,7 @@ impl TimeControl {
 
 /// One player's clock.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Clock {
+pub struct Clock {
     tc: TimeControl,
     main_left: f64,
     in_byo: bool,
@@ -63,7 +68,8 @@ pub(super) struct Clock {
 }
 
 impl Clock {
-    pub(super) fn new(tc: TimeControl) -> Clock {
+    /// A clock at the start of a game.
+    pub fn new(tc: TimeControl) -> Clock {
         let in_byo = tc.main <= 0.0;
         Clock {
             tc,
@@ -75,7 +81,7 @@ impl Clock {
     }
 
     /// Seconds the player may think before the flag falls.
-    pub(super) fn available(&self) -> f64 {
+    pub fn available(&self) -> f64 {
         if self.in_byo {
             self.period_left
         } else {
@@ -84,7 +90,7 @@ impl Clock {
     }
 
     /// Charges `t` seconds for one move; false if the flag fell (by more than `margin`).
-    pub(super) fn spend(&mut self, t: f64, margin: f64) -> bool {
+    pub fn spend(&mut self, t: f64, margin: f64) -> bool {
         if !self.in_byo {
             if t <= self.main_left {
                 self.main_left -= t;
@@ -115,7 +121,7 @@ impl Clock {
     }
 
     /// The arguments of `time_left` after the colour: seconds and stones.
-    pub(super) fn time_left(&self) -> (u64, u32) {
+    pub fn time_left(&self) -> (u64, u32) {
         if self.in_byo {
             (self.period_left.max(0.0) as u64, self.stones_left)
         } else {
