@@ -97,7 +97,7 @@ fn captures_of(board: &Board) -> [u32; 2] {
 /// Checks everything that must hold after any step of `game`.
 fn check_all(game: &Game, tracker: &Tracker) -> Result<(), String> {
     let board = game.board();
-    board.check_invariants()?;
+    board.check_invariants().map_err(|e| e.to_string())?;
     if board.position_hash() != board.recompute_hash() {
         return Err("position hash differs from recomputation".into());
     }
