@@ -289,13 +289,12 @@ fn hash_recompute(budget: Duration) -> Figure {
 
 /// Checks the options and measures every figure, calling `each` as each
 /// one is ready.
-pub fn bench(args: &BenchArgs, mut each: impl FnMut(&Figure)) -> Result<Vec<Figure>, String> {
-    if !(args.seconds > 0.0 && args.seconds <= 3600.0) {
-        return Err(format!(
-            "--seconds {} is out of range (more than 0, at most 3600)",
-            args.seconds
-        ));
-    }
+pub fn bench(args: &BenchArgs, mut each: impl FnMut(&Figure)) -> anyhow::Result<Vec<Figure>> {
+    let seconds = args.seconds;
+    anyhow::ensure!(
+        seconds > 0.0 && seconds <= 3600.0,
+        "--seconds {seconds} is out of range (more than 0, at most 3600)"
+    );
     let budget = Duration::from_secs_f64(args.seconds);
     let mut out = Vec::new();
     for f in figures() {
@@ -314,7 +313,7 @@ pub fn run(args: &BenchArgs) -> i32 {
     match bench(args, |f| outln!("{f}")) {
         Ok(_) => 0,
         Err(e) => {
-            eprintln!("kosumi bench: {e}");
+            eprintln!("kosumi bench: {e:#}");
             2
         }
     }
