@@ -237,13 +237,15 @@ pub fn train(args: &TrainArgs) -> i32 {
     }
 }
 
-/// Names of the training games (held-out ones left out), up to `max`.
-fn training_count(paths: &[PathBuf], max: Option<usize>) -> anyhow::Result<usize> {
+/// How many games under `paths` `take` picks by name, up to `max`.
+fn count_games(
+    paths: &[PathBuf],
+    take: impl Fn(&str) -> bool,
+    max: Option<usize>,
+) -> anyhow::Result<usize> {
     let mut n = 0;
     for_each_game(paths, |name, _| {
-        if !is_held_out(name) {
-            n += 1;
-        }
+        n += usize::from(take(name));
         max.is_none_or(|m| n < m)
     })?;
     Ok(n)
@@ -251,7 +253,7 @@ fn training_count(paths: &[PathBuf], max: Option<usize>) -> anyhow::Result<usize
 
 fn train_inner(args: &TrainArgs) -> anyhow::Result<()> {
     let start = Instant::now();
-    let total = training_count(&args.games, args.max_games)?;
+    let total = count_games(&args.games, |name| !is_held_out(name), args.max_games)?;
     if total == 0 {
         bail!("no training games found");
     }
@@ -351,13 +353,8 @@ pub fn eval(args: &EvalArgs) -> anyhow::Result<Accuracy> {
         Some(path) => std::sync::Arc::new(Model::load(path)?),
         None => Model::embedded(),
     };
-    let mut total = 0;
-    for_each_game(&args.games, |name, _| {
-        if args.all_games || is_held_out(name) {
-            total += 1;
-        }
-        args.max_games.is_none_or(|m| total < m)
-    })?;
+    let take = |name: &str| args.all_games || is_held_out(name);
+    let total = count_games(&args.games, take, args.max_games)?;
     if total == 0 {
         bail!("no games to measure on (held-out games are about 2% of a collection; --all-games measures on all)");
     }
@@ -365,7 +362,7 @@ pub fn eval(args: &EvalArgs) -> anyhow::Result<Accuracy> {
     let mut progress = Progress::new("measuring", total);
     let mut done = 0;
     for_each_game(&args.games, |name, bytes| {
-        if !(args.all_games || is_held_out(name)) {
+        if !take(name) {
             return true;
         }
         let _ = evaluate_game(&model, bytes, &mut acc);
