@@ -85,17 +85,11 @@ pub struct Violation {
 
 impl std::fmt::Display for Violation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let Violation {
-            what,
-            reproduce,
-            actions,
-            board,
-        } = self;
-        let n = actions.len();
+        let (what, reproduce, board) = (&self.what, &self.reproduce, &self.board);
+        let (n, actions) = (self.actions.len(), self.actions.join(", "));
         write!(
             f,
-            "invariant violated: {what}\nreproduce: kosumi stress {reproduce}\nactions ({n}): {}\n{board}",
-            actions.join(", ")
+            "invariant violated: {what}\nreproduce: kosumi stress {reproduce}\nactions ({n}): {actions}\n{board}"
         )
     }
 }

@@ -287,13 +287,15 @@ fn count_one(
     check: &CheckOptions,
     reference: &mut Option<Client>,
 ) -> Outcome {
-    let prepared = match &game.sgf {
-        Ok(bytes) => blind_record(bytes).and_then(|(record, re)| {
+    let prepared = game
+        .sgf
+        .as_ref()
+        .map_err(|e| anyhow!("{e:#}"))
+        .and_then(|bytes| {
+            let (record, re) = blind_record(bytes)?;
             let recorded = count_in(&re).ok_or_else(|| anyhow!("RE[{re}] is not a count"))?;
             Ok((record, re, recorded))
-        }),
-        Err(e) => Err(anyhow!("{e:#}")),
-    };
+        });
     let (record, re, recorded) = match prepared {
         Ok(prepared) => prepared,
         Err(e) => {

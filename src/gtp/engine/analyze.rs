@@ -65,7 +65,6 @@ impl Engine {
             Ok(a) => a,
             Err(e) => return Ok(Failure(e.to_string())),
         };
-        let format = args.format;
         write_header(out, cmd.id)?;
         self.begin_search(true);
         let game = self.game.clone();
@@ -88,7 +87,7 @@ impl Engine {
             .searcher
             .analyze(&game, color, limits, &stop, Some(args.interval), &mut |a| {
                 if failed.is_none() {
-                    if let Err(e) = write_analysis(out, a, format, size, color) {
+                    if let Err(e) = write_analysis(out, a, args.format, size, color) {
                         failed = Some(e);
                     }
                 }
@@ -117,13 +116,17 @@ impl Engine {
             Ok(a) => a,
             Err(e) => return Ok(Failure(e.to_string())),
         };
-        let format = args.format;
         write_header(out, cmd.id)?;
-        let d = self.generate(args.color, true, false, Some((out, format, args.interval)))?;
+        let d = self.generate(
+            args.color,
+            true,
+            false,
+            Some((out, args.format, args.interval)),
+        )?;
         // The final state of the search, so the stream always shows what the
         // move was chosen from.
         if let Some(a) = &self.last_analysis {
-            write_analysis(out, a, format, self.size(), args.color)?;
+            write_analysis(out, a, args.format, self.size(), args.color)?;
         }
         let text = format!("play {}\n\n", self.decision_text(d));
         out.write_all(text.as_bytes())?;
