@@ -1024,18 +1024,9 @@ mod tests {
     fn errors() {
         assert_eq!(read(""), Err(SgfError::NoGameTree));
         assert_eq!(read("hello"), Err(SgfError::NoGameTree));
-        assert_eq!(
-            read("(;B[aa"),
-            Err(SgfError::UnexpectedEnd {
-                inside: "property value"
-            })
-        );
-        assert_eq!(
-            read("(;B[aa]"),
-            Err(SgfError::UnexpectedEnd {
-                inside: "game tree"
-            })
-        );
+        for (text, inside) in [("(;B[aa", "property value"), ("(;B[aa]", "game tree")] {
+            assert_eq!(fails(text), SgfError::UnexpectedEnd { inside });
+        }
         assert_eq!(read("(;GM[2])"), Err(SgfError::NotGo("2".into())));
         assert!(matches!(fails("(;B)"), SgfError::MissingValue { .. }));
         assert_eq!(read("(B[aa])"), Err(SgfError::NoGameTree));

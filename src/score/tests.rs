@@ -269,9 +269,7 @@ fn a_region_either_side_captures_moving_first_is_no_seki() {
     let (game, j) = judged(&CAPTURED_EITHER_WAY, RuleSet::Chinese, 7.5);
     assert!(j.stones_with(PointStatus::Seki).is_empty());
     assert_eq!(j.status(at("G8")), Some(PointStatus::Alive));
-    for p in ["D9", "F8", "J9", "J3", "H4"] {
-        assert_eq!(j.status(at(p)), Some(PointStatus::Dead), "{p}");
-    }
+    assert_status(&j, &["D9", "F8", "J9", "J3", "H4"], PointStatus::Dead);
     assert_eq!(j.reason(at("J9")), Some(Reason::CapturedEitherWay));
     assert_eq!(count(&game, &j).to_string(), "B+23.5");
 }
