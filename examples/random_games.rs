@@ -126,7 +126,7 @@ fn random_game(size: usize, rules: Rules, seed: u64) -> Result<(u64, u64), Strin
 
 fn check(game: &Game, placed: &[u64; 2]) -> Result<(), String> {
     let board = game.board();
-    board.check_invariants()?;
+    board.check_invariants().map_err(|e| e.to_string())?;
     if board.position_hash() != board.recompute_hash() {
         return Err("hash differs from recomputation".into());
     }

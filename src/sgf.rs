@@ -912,6 +912,10 @@ mod tests {
         GameRecord::from_sgf(s.as_bytes())
     }
 
+    fn fails(s: &str) -> SgfError {
+        read(s).unwrap_err()
+    }
+
     #[test]
     fn main_line_takes_first_variation() {
         let r = read("(;SZ[9](;B[aa](;W[bb])(;W[cc]))(;B[dd]))").unwrap();
@@ -985,13 +989,10 @@ mod tests {
         let r = read("(;SZ[21];B[tt])").unwrap();
         assert_eq!(r.moves().next().unwrap().1, Move::Play(Point::new(19, 19)));
         assert!(matches!(
-            read("(;SZ[9];B[jj])"),
-            Err(SgfError::PointOffBoard { .. })
+            fails("(;SZ[9];B[jj])"),
+            SgfError::PointOffBoard { .. }
         ));
-        assert!(matches!(
-            read("(;SZ[9];B[a])"),
-            Err(SgfError::BadPoint { .. })
-        ));
+        assert!(matches!(fails("(;SZ[9];B[a])"), SgfError::BadPoint { .. }));
     }
 
     #[test]
@@ -1023,34 +1024,20 @@ mod tests {
     fn errors() {
         assert_eq!(read(""), Err(SgfError::NoGameTree));
         assert_eq!(read("hello"), Err(SgfError::NoGameTree));
-        assert_eq!(
-            read("(;B[aa"),
-            Err(SgfError::UnexpectedEnd {
-                inside: "property value"
-            })
-        );
-        assert_eq!(
-            read("(;B[aa]"),
-            Err(SgfError::UnexpectedEnd {
-                inside: "game tree"
-            })
-        );
+        for (text, inside) in [("(;B[aa", "property value"), ("(;B[aa]", "game tree")] {
+            assert_eq!(fails(text), SgfError::UnexpectedEnd { inside });
+        }
         assert_eq!(read("(;GM[2])"), Err(SgfError::NotGo("2".into())));
-        assert!(matches!(read("(;B)"), Err(SgfError::MissingValue { .. })));
+        assert!(matches!(fails("(;B)"), SgfError::MissingValue { .. }));
         assert_eq!(read("(B[aa])"), Err(SgfError::NoGameTree));
         assert!(matches!(
-            read("(;B[aa](B[bb]))"),
-            Err(SgfError::BadProperty { .. })
+            fails("(;B[aa](B[bb]))"),
+            SgfError::BadProperty { .. }
         ));
-        assert!(matches!(
-            read("(;b[aa])"),
-            Err(SgfError::BadProperty { .. })
-        ));
-        assert!(matches!(
-            read("(;B[aa]%)"),
-            Err(SgfError::UnexpectedByte { byte: b'%', .. })
-        ));
-        assert!(matches!(read("(;PL[X])"), Err(SgfError::BadValue { .. })));
+        assert!(matches!(fails("(;b[aa])"), SgfError::BadProperty { .. }));
+        let byte = fails("(;B[aa]%)");
+        assert!(matches!(byte, SgfError::UnexpectedByte { byte: b'%', .. }));
+        assert!(matches!(fails("(;PL[X])"), SgfError::BadValue { .. }));
         let msg = read("(;SZ[30])").unwrap_err().to_string();
         assert!(msg.contains("SZ[30]"), "{msg}");
     }

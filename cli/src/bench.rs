@@ -51,16 +51,22 @@ pub type BenchFn = fn(Duration) -> Figure;
 /// per second of the tree search, nodes per second) go at the end.
 pub fn figures() -> Vec<BenchFn> {
     vec![
-        playouts_9,
-        playouts_19,
+        |b| playouts(9, b, "light playouts, empty 9x9"),
+        |b| playouts(19, b, "light playouts, empty 19x19"),
         legality_per_point,
         game_play_undo,
         board_copy_play,
-        hash_read,
-        hash_recompute,
+        |b| hash(b, "position hash, incremental read", Board::position_hash),
+        |b| {
+            hash(
+                b,
+                "position hash, full recomputation",
+                Board::recompute_hash,
+            )
+        },
         pattern_features,
-        search_9,
-        search_19,
+        |b| search(9, b, "search, full policy, empty 9x9"),
+        |b| search(19, b, "search, full policy, empty 19x19"),
     ]
 }
 
@@ -121,14 +127,6 @@ fn playouts(size: usize, budget: Duration, name: &'static str) -> Figure {
     }
 }
 
-fn playouts_9(budget: Duration) -> Figure {
-    playouts(9, budget, "light playouts, empty 9x9")
-}
-
-fn playouts_19(budget: Duration) -> Figure {
-    playouts(19, budget, "light playouts, empty 19x19")
-}
-
 /// Playouts per second of the whole search (tree, priors, heavy playouts,
 /// and the learned patterns from 13x13 up) on an empty board, one thread,
 /// for the whole budget.
@@ -150,14 +148,6 @@ fn search(size: usize, budget: Duration, name: &'static str) -> Figure {
         value: a.playouts as f64 / a.elapsed.as_secs_f64(),
         unit: "playouts/s",
     }
-}
-
-fn search_9(budget: Duration) -> Figure {
-    search(9, budget, "search, full policy, empty 9x9")
-}
-
-fn search_19(budget: Duration) -> Figure {
-    search(19, budget, "search, full policy, empty 19x19")
 }
 
 /// A 19x19 game after 150 seeded random moves.
@@ -257,31 +247,17 @@ fn board_copy_play(budget: Duration) -> Figure {
     }
 }
 
-fn hash_read(budget: Duration) -> Figure {
+/// Reading the mid-game position's hash with `hash`.
+fn hash(budget: Duration, name: &'static str, hash: impl Fn(&Board) -> u64) -> Figure {
     let game = mid_game();
     let board = game.board();
     let ns = ns_per_op(budget, |n| {
         for _ in 0..n {
-            black_box(black_box(board).position_hash());
+            black_box(hash(black_box(board)));
         }
     });
     Figure {
-        name: "position hash, incremental read",
-        value: ns,
-        unit: "ns",
-    }
-}
-
-fn hash_recompute(budget: Duration) -> Figure {
-    let game = mid_game();
-    let board = game.board();
-    let ns = ns_per_op(budget, |n| {
-        for _ in 0..n {
-            black_box(black_box(board).recompute_hash());
-        }
-    });
-    Figure {
-        name: "position hash, full recomputation",
+        name,
         value: ns,
         unit: "ns",
     }
@@ -289,13 +265,12 @@ fn hash_recompute(budget: Duration) -> Figure {
 
 /// Checks the options and measures every figure, calling `each` as each
 /// one is ready.
-pub fn bench(args: &BenchArgs, mut each: impl FnMut(&Figure)) -> Result<Vec<Figure>, String> {
-    if !(args.seconds > 0.0 && args.seconds <= 3600.0) {
-        return Err(format!(
-            "--seconds {} is out of range (more than 0, at most 3600)",
-            args.seconds
-        ));
-    }
+pub fn bench(args: &BenchArgs, mut each: impl FnMut(&Figure)) -> anyhow::Result<Vec<Figure>> {
+    let seconds = args.seconds;
+    anyhow::ensure!(
+        seconds > 0.0 && seconds <= 3600.0,
+        "--seconds {seconds} is out of range (more than 0, at most 3600)"
+    );
     let budget = Duration::from_secs_f64(args.seconds);
     let mut out = Vec::new();
     for f in figures() {
@@ -314,7 +289,7 @@ pub fn run(args: &BenchArgs) -> i32 {
     match bench(args, |f| outln!("{f}")) {
         Ok(_) => 0,
         Err(e) => {
-            eprintln!("kosumi bench: {e}");
+            eprintln!("kosumi bench: {e:#}");
             2
         }
     }

@@ -6,6 +6,7 @@
 //! channel, so a silent or hung engine never blocks the caller past its
 //! deadline.
 
+use anyhow::bail;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -112,7 +113,7 @@ impl std::error::Error for EngineError {}
 /// separated by blanks, `'...'` is literal, `"..."` allows `\"`, `\\`, `\$`
 /// and `` \` `` escapes, and a backslash outside quotes escapes the next
 /// character.
-pub fn split_command_line(line: &str) -> Result<Vec<String>, String> {
+pub fn split_command_line(line: &str) -> anyhow::Result<Vec<String>> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
@@ -131,7 +132,7 @@ pub fn split_command_line(line: &str) -> Result<Vec<String>, String> {
                     match chars.next() {
                         Some('\'') => break,
                         Some(c) => word.push(c),
-                        None => return Err("unterminated single quote".into()),
+                        None => bail!("unterminated single quote"),
                     }
                 }
             }
@@ -147,10 +148,10 @@ pub fn split_command_line(line: &str) -> Result<Vec<String>, String> {
                                 word.push('\\');
                                 word.push(c);
                             }
-                            None => return Err("unterminated double quote".into()),
+                            None => bail!("unterminated double quote"),
                         },
                         Some(c) => word.push(c),
-                        None => return Err("unterminated double quote".into()),
+                        None => bail!("unterminated double quote"),
                     }
                 }
             }
@@ -159,7 +160,7 @@ pub fn split_command_line(line: &str) -> Result<Vec<String>, String> {
                 match chars.next() {
                     Some('\n') => {}
                     Some(c) => word.push(c),
-                    None => return Err("trailing backslash".into()),
+                    None => bail!("trailing backslash"),
                 }
             }
             c => {
@@ -216,7 +217,7 @@ impl Client {
     /// used in error messages.
     pub fn start(name: &str, command: &str, stderr: &StderrMode) -> Result<Client, EngineError> {
         let start_error = |reason: String| error(name, command, Failure::Start(reason));
-        let words = split_command_line(command).map_err(start_error)?;
+        let words = split_command_line(command).map_err(|e| start_error(e.to_string()))?;
         let (program, args) = words
             .split_first()
             .ok_or_else(|| start_error("empty command".into()))?;

@@ -84,7 +84,7 @@ enum Command {
 #[derive(Args, Debug, Clone)]
 pub struct GtpArgs {
     /// Rules: japanese, swedish, chinese, aga, new_zealand, tromp-taylor.
-    #[arg(long, default_value = "japanese", value_parser = parse_rules)]
+    #[arg(long, default_value = "japanese", value_parser = Rules::parse)]
     pub rules: Rules,
     /// Komi (default: the rules' komi, 6.5 under Japanese rules).
     #[arg(long, allow_negative_numbers = true)]
@@ -134,7 +134,7 @@ pub struct GtpArgs {
 impl GtpArgs {
     /// The engine settings these options give; an unreadable or malformed
     /// `--pattern-weights` file is an error.
-    pub fn options(&self) -> Result<EngineOptions, String> {
+    pub fn options(&self) -> anyhow::Result<EngineOptions> {
         let mut search = SearchParams::default();
         if let Some(t) = self.threads {
             search.threads = t as usize;
@@ -154,7 +154,7 @@ impl GtpArgs {
         search.quiet = self.quiet;
         let patterns = match (self.patterns.as_str(), &self.pattern_weights) {
             ("off", _) => None,
-            (_, Some(path)) => Some(Arc::new(Model::load(path).map_err(|e| e.to_string())?)),
+            (_, Some(path)) => Some(Arc::new(Model::load(path)?)),
             _ => Some(Model::embedded()),
         };
         Ok(EngineOptions {
@@ -166,10 +166,6 @@ impl GtpArgs {
             params: self.param.clone(),
         })
     }
-}
-
-fn parse_rules(s: &str) -> Result<Rules, String> {
-    Rules::parse(s).map_err(|e| e.to_string())
 }
 
 fn parse_positive_seconds(s: &str) -> Result<f64, String> {
@@ -218,7 +214,7 @@ fn run_gtp(args: &GtpArgs) -> i32 {
     let options = match args.options() {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("kosumi: {e}");
+            eprintln!("kosumi: {e:#}");
             return 2;
         }
     };

@@ -17,6 +17,7 @@
 
 use crate::client::{Client, EngineError, Failure, Response};
 use crate::game::{self, EndReason, Hooks, Settings};
+use anyhow::{anyhow, bail, ensure};
 use kosumi::board::{fixed_handicap, Color, Game, GameResult, Move, Point, RuleSet, Rules, Vertex};
 use kosumi::gtp::engine::EngineOptions;
 use kosumi::search::SearchParams;
@@ -130,7 +131,7 @@ pub fn run(args: &SelfplayArgs) -> i32 {
             0
         }
         Err(e) => {
-            eprintln!("selfplay: FAILED: {e}");
+            eprintln!("selfplay: FAILED: {e:#}");
             1
         }
     }
@@ -146,19 +147,14 @@ pub fn proc_status_kib(field: &str) -> Option<u64> {
 }
 
 /// Plays all games; `log` gets one line per game.
-pub fn play_all(args: &SelfplayArgs, log: &mut dyn FnMut(&str)) -> Result<SelfplaySummary, String> {
-    if args.sizes.is_empty() {
-        return Err("no board size given".into());
-    }
+pub fn play_all(args: &SelfplayArgs, log: &mut dyn FnMut(&str)) -> anyhow::Result<SelfplaySummary> {
+    ensure!(!args.sizes.is_empty(), "no board size given");
     let scratch = std::env::temp_dir().join(format!(
         "kosumi-selfplay-{}-{}.sgf",
         std::process::id(),
         args.seed
     ));
-    let start = |i: u64| {
-        Client::in_process(&format!("engine {}", i + 1), options(args, i))
-            .map_err(|e| e.to_string())
-    };
+    let start = |i: u64| Client::in_process(&format!("engine {}", i + 1), options(args, i));
     let mut players = [start(0)?, start(1)?];
     let mut soak = Soak {
         scratch: &scratch,
@@ -181,7 +177,7 @@ pub fn play_all(args: &SelfplayArgs, log: &mut dyn FnMut(&str)) -> Result<Selfpl
         match soak.play_game(players.each_mut(), g, size, seed, args.playouts) {
             Ok(line) => log(&line),
             Err(e) => {
-                result = Err(format!("game {g} ({size}x{size}, seed {seed}): {e}"));
+                result = Err(e.context(format!("game {g} ({size}x{size}, seed {seed})")));
                 break;
             }
         }
@@ -198,9 +194,9 @@ pub fn play_all(args: &SelfplayArgs, log: &mut dyn FnMut(&str)) -> Result<Selfpl
     let _ = std::fs::remove_file(&scratch);
     let mut summary = soak.summary;
     for p in &mut players {
-        let closed = p.quit().map_err(|e| e.to_string());
+        let closed = p.quit();
         if result.is_ok() {
-            result = closed;
+            result = closed.map_err(Into::into);
         }
     }
     result?;
@@ -242,11 +238,11 @@ struct Soak<'a> {
 }
 
 impl Soak<'_> {
-    fn must(&self, p: &mut Client, cmd: &str) -> Result<String, String> {
-        p.must(cmd, self.timeout).map_err(|e| e.to_string())
+    fn must(&self, p: &mut Client, cmd: &str) -> Result<String, EngineError> {
+        p.must(cmd, self.timeout)
     }
 
-    fn both(&self, players: &mut Players, cmd: &str) -> Result<[String; 2], String> {
+    fn both(&self, players: &mut Players, cmd: &str) -> Result<[String; 2], EngineError> {
         Ok([self.must(players[0], cmd)?, self.must(players[1], cmd)?])
     }
 
@@ -256,7 +252,7 @@ impl Soak<'_> {
         players: &mut Players,
         referee: &Game,
         when: &str,
-    ) -> Result<(), String> {
+    ) -> anyhow::Result<()> {
         for (i, p) in players.iter_mut().enumerate() {
             for color in Color::ALL {
                 let mut theirs: Vec<String> = self
@@ -265,13 +261,12 @@ impl Soak<'_> {
                     .map(str::to_string)
                     .collect();
                 theirs.sort();
-                if theirs != stones_text(referee, color) {
-                    return Err(format!(
-                        "{when}: engine {} has other {color} stones than the referee\n{}",
-                        i + 1,
-                        referee.board()
-                    ));
-                }
+                ensure!(
+                    theirs == stones_text(referee, color),
+                    "{when}: engine {} has other {color} stones than the referee\n{}",
+                    i + 1,
+                    referee.board()
+                );
             }
         }
         Ok(())
@@ -279,24 +274,22 @@ impl Soak<'_> {
 
     /// `printsgf FILE`, `loadsgf FILE` on a random engine: the record and
     /// the board must come back the same.
-    fn round_trip(&mut self, players: &mut Players, referee: &Game) -> Result<(), String> {
+    fn round_trip(&mut self, players: &mut Players, referee: &Game) -> anyhow::Result<()> {
         let path = self.scratch.display().to_string();
         let p = &mut *players[self.rng.gen_range(0..2)];
         let before = self.must(p, "printsgf")?;
         self.must(p, &format!("printsgf {path}"))?;
         let to_move = self.must(p, &format!("loadsgf {path}"))?;
-        if to_move != referee.to_move().to_string() {
-            return Err(format!(
-                "loadsgf says {to_move} to move, the referee {}",
-                referee.to_move()
-            ));
-        }
+        let theirs = referee.to_move();
+        ensure!(
+            to_move == theirs.to_string(),
+            "loadsgf says {to_move} to move, the referee {theirs}"
+        );
         let after = self.must(p, "printsgf")?;
-        if after != before {
-            return Err(format!(
-                "printsgf differs after loadsgf:\n{before}\n---\n{after}"
-            ));
-        }
+        ensure!(
+            after == before,
+            "printsgf differs after loadsgf:\n{before}\n---\n{after}"
+        );
         self.counts[2] += 1;
         self.check_boards(players, referee, "after loadsgf")
     }
@@ -309,7 +302,7 @@ impl Soak<'_> {
         size: usize,
         seed: u64,
         playouts: u64,
-    ) -> Result<String, String> {
+    ) -> anyhow::Result<String> {
         self.rng = StdRng::seed_from_u64(seed);
         self.counts = [0; 3];
         let rng = &mut self.rng;
@@ -348,9 +341,10 @@ impl Soak<'_> {
             let fixed = self.rng.gen_bool(0.5);
             let stones = if fixed {
                 let answers = self.both(players, &format!("fixed_handicap {handicap}"))?;
-                if answers[0] != answers[1] {
-                    return Err(format!("fixed_handicap answers differ: {answers:?}"));
-                }
+                ensure!(
+                    answers[0] == answers[1],
+                    "fixed_handicap answers differ: {answers:?}"
+                );
                 answers[0].clone()
             } else {
                 let placed = self.must(players[0], &format!("place_free_handicap {handicap}"))?;
@@ -362,23 +356,23 @@ impl Soak<'_> {
                 .map(
                     |v| match v.parse::<Vertex>().and_then(|v| v.to_move(size)) {
                         Ok(Move::Play(p)) => Ok(p),
-                        _ => Err(format!("handicap vertex {v:?}")),
+                        _ => Err(anyhow!("handicap vertex {v:?}")),
                     },
                 )
                 .collect::<Result<_, _>>()?;
             points.sort_by_key(|p| p.index());
             points.dedup();
-            if points.len() != handicap {
-                return Err(format!("asked {handicap} handicap stones, got '{stones}'"));
-            }
+            ensure!(
+                points.len() == handicap,
+                "asked {handicap} handicap stones, got '{stones}'"
+            );
             if fixed {
                 let mut standard = fixed_handicap(size, handicap).unwrap_or_default();
                 standard.sort_by_key(|p| p.index());
-                if points != standard {
-                    return Err(format!(
-                        "fixed_handicap {handicap} put stones at '{stones}'"
-                    ));
-                }
+                ensure!(
+                    points == standard,
+                    "fixed_handicap {handicap} put stones at '{stones}'"
+                );
             }
             referee.place_handicap(&points);
             self.summary.handicap_games += 1;
@@ -399,19 +393,18 @@ impl Soak<'_> {
         let resigned = match ending.reason {
             EndReason::TwoPasses | EndReason::MoveCap => None,
             EndReason::Resignation => ending.winner.map(Color::opponent),
-            _ => return Err(format!("{}\n{}", ending.detail, referee.board())),
+            _ => bail!("{}\n{}", ending.detail, referee.board()),
         };
         self.round_trip(players, &referee)?;
         self.check_boards(players, &referee, "at the end")?;
         let scores = self.both(players, "final_score")?;
         let ours = kosumi::search::referee().final_score(&referee).to_string();
         for (i, s) in scores.iter().enumerate() {
-            if s.parse::<GameResult>().is_err() {
-                return Err(format!(
-                    "engine {}: final_score {s:?} does not parse",
-                    i + 1
-                ));
-            }
+            ensure!(
+                s.parse::<GameResult>().is_ok(),
+                "engine {}: final_score {s:?} does not parse",
+                i + 1
+            );
         }
         if scores.iter().any(|s| *s != ours) {
             let mut dump = String::new();
@@ -421,7 +414,7 @@ impl Soak<'_> {
             }
             let path = self.scratch.with_extension("failure.sgf");
             let _ = std::fs::write(&path, dump);
-            return Err(format!(
+            bail!(
                 "final_score: engine 1 {}, engine 2 {}, the referee counts {ours} ({} rules, prisoners black {} white {}, komi {}); both engines' records in {}",
                 scores[0],
                 scores[1],
@@ -430,13 +423,13 @@ impl Soak<'_> {
                 referee.board().captures(Color::White),
                 referee.komi(),
                 path.display()
-            ));
+            );
         }
         let result = match resigned {
             Some(c) => GameResult::Resignation(c.opponent()),
             None => ours
                 .parse()
-                .map_err(|_| format!("the referee counts {ours}"))?,
+                .map_err(|_| anyhow!("the referee counts {ours}"))?,
         };
         let [undos, analyses, trips] = self.counts;
         let s = &mut self.summary;
@@ -468,7 +461,7 @@ fn stones_text(game: &Game, color: Color) -> Vec<String> {
 }
 
 impl Hooks for Soak<'_> {
-    type Error = String;
+    type Error = anyhow::Error;
 
     fn genmove(
         &mut self,
@@ -500,7 +493,7 @@ impl Hooks for Soak<'_> {
         Ok(response)
     }
 
-    fn check(&mut self, game: &mut Game, players: &mut Players) -> Result<(), String> {
+    fn check(&mut self, game: &mut Game, players: &mut Players) -> anyhow::Result<()> {
         let n = game.moves().len();
         if n == self.round_trip_at {
             self.round_trip(players, game)?;
@@ -512,9 +505,7 @@ impl Hooks for Soak<'_> {
             let k = self.rng.gen_range(1..=2);
             for _ in 0..k {
                 self.both(players, "undo")?;
-                if !game.undo() {
-                    return Err("the referee cannot undo".into());
-                }
+                ensure!(game.undo(), "the referee cannot undo");
             }
             self.counts[0] += k;
             self.check_boards(players, game, "after undo")?;

@@ -10,6 +10,7 @@
 //! stones left, and an undo must restore the hash and prisoners exactly.
 
 use super::progress::{Mode, Progress};
+use anyhow::{bail, ensure};
 use kosumi::board::{
     random_move, Board, Color, FastRng, Game, Move, PlayError, Point, Rules, Vertex,
 };
@@ -74,13 +75,26 @@ pub struct StressSummary {
 pub struct Violation {
     /// What broke.
     pub what: String,
-    /// Seed of the failing game.
-    pub game_seed: u64,
+    /// The `kosumi stress` options that replay the failing game.
+    pub reproduce: String,
     /// The actions of that game up to the failure, in GTP terms.
     pub actions: Vec<String>,
     /// The board when it broke.
     pub board: String,
 }
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (what, reproduce, board) = (&self.what, &self.reproduce, &self.board);
+        let (n, actions) = (self.actions.len(), self.actions.join(", "));
+        write!(
+            f,
+            "invariant violated: {what}\nreproduce: kosumi stress {reproduce}\nactions ({n}): {actions}\n{board}"
+        )
+    }
+}
+
+impl std::error::Error for Violation {}
 
 /// The figures one game's checks need.
 struct Tracker {
@@ -95,18 +109,15 @@ fn captures_of(board: &Board) -> [u32; 2] {
 }
 
 /// Checks everything that must hold after any step of `game`.
-fn check_all(game: &Game, tracker: &Tracker) -> Result<(), String> {
+fn check_all(game: &Game, tracker: &Tracker) -> anyhow::Result<()> {
     let board = game.board();
     board.check_invariants()?;
     if board.position_hash() != board.recompute_hash() {
-        return Err("position hash differs from recomputation".into());
+        bail!("position hash differs from recomputation");
     }
     for p in board.points() {
         if board.get(p).is_some() && board.liberty_count(p) == 0 {
-            return Err(format!(
-                "chain at {} has no liberty",
-                p.to_gtp(board.size())
-            ));
+            bail!("chain at {} has no liberty", p.to_gtp(board.size()));
         }
     }
     for c in Color::ALL {
@@ -115,12 +126,11 @@ fn check_all(game: &Game, tracker: &Tracker) -> Result<(), String> {
         if game.rules().pass_gives_prisoner() {
             lost -= game.pass_count(c) as u64;
         }
-        if tracker.placed[c.index()] != on_board + lost {
-            return Err(format!(
-                "{c}: {} stones placed but {on_board} on the board and {lost} taken",
-                tracker.placed[c.index()]
-            ));
-        }
+        let placed = tracker.placed[c.index()];
+        ensure!(
+            placed == on_board + lost,
+            "{c}: {placed} stones placed but {on_board} on the board and {lost} taken"
+        );
     }
     Ok(())
 }
@@ -144,6 +154,10 @@ fn stress_game(
     undo_rate: f64,
     summary: &mut StressSummary,
 ) -> Result<(), Violation> {
+    let reproduce = format!(
+        "--size {size} --rules {} --games 1 --seed {game_seed} --moves-per-game {steps} --undo-rate {undo_rate}",
+        rules.name()
+    );
     let mut rng = FastRng::new(game_seed);
     let mut game = Game::new(size, rules);
     let mut tracker = Tracker {
@@ -155,7 +169,7 @@ fn stress_game(
     let undo_below = (undo_rate.clamp(0.0, 1.0) * (1u64 << 32) as f64) as u64;
     let fail = |what: String, actions: &[Action], game: &Game| Violation {
         what,
-        game_seed,
+        reproduce: reproduce.clone(),
         actions: describe(actions, size),
         board: game.board().to_string(),
     };
@@ -224,7 +238,7 @@ fn stress_game(
             }
         }
         if let Err(what) = check_all(&game, &tracker) {
-            return Err(fail(what, &actions, &game));
+            return Err(fail(what.to_string(), &actions, &game));
         }
     }
     summary.games += 1;
@@ -232,7 +246,7 @@ fn stress_game(
 }
 
 /// Runs the stress games; `Err` carries the first violation.
-pub fn stress(args: &StressArgs) -> Result<StressSummary, String> {
+pub fn stress(args: &StressArgs) -> anyhow::Result<StressSummary> {
     stress_with_progress(
         args,
         &Progress::with_mode("games", args.games, Mode::Hidden),
@@ -243,40 +257,22 @@ pub fn stress(args: &StressArgs) -> Result<StressSummary, String> {
 pub fn stress_with_progress(
     args: &StressArgs,
     progress: &Progress,
-) -> Result<StressSummary, String> {
-    let rules = Rules::parse(&args.rules).map_err(|e| e.to_string())?;
-    if Board::try_new(args.size).is_none() {
-        return Err(format!(
-            "board size {} is out of range (1 to 25)",
-            args.size
-        ));
-    }
-    if !(0.0..=1.0).contains(&args.undo_rate) {
-        return Err(format!(
-            "undo rate {} is not a probability (0 to 1)",
-            args.undo_rate
-        ));
-    }
+) -> anyhow::Result<StressSummary> {
+    let rules = Rules::parse(&args.rules)?;
+    let (size, undo_rate) = (args.size, args.undo_rate);
+    ensure!(
+        Board::try_new(size).is_some(),
+        "board size {size} is out of range (1 to 25)"
+    );
+    ensure!(
+        (0.0..=1.0).contains(&undo_rate),
+        "undo rate {undo_rate} is not a probability (0 to 1)"
+    );
     let steps = args.moves_per_game.unwrap_or(3 * args.size * args.size);
     let mut summary = StressSummary::default();
     for g in 0..args.games {
         let game_seed = args.seed.wrapping_add(g);
-        stress_game(args.size, rules, game_seed, steps, args.undo_rate, &mut summary).map_err(
-            |v| {
-                format!(
-                    "invariant violated: {}\nreproduce: kosumi stress --size {} --rules {} --games 1 --seed {} --moves-per-game {} --undo-rate {}\nactions ({}): {}\n{}",
-                    v.what,
-                    args.size,
-                    rules.name(),
-                    v.game_seed,
-                    steps,
-                    args.undo_rate,
-                    v.actions.len(),
-                    v.actions.join(", "),
-                    v.board
-                )
-            },
-        )?;
+        stress_game(size, rules, game_seed, steps, undo_rate, &mut summary)?;
         progress.advance(
             1,
             &format!("{} moves, {} captures", summary.moves, summary.captures),
@@ -312,12 +308,12 @@ pub fn run(args: &StressArgs) -> i32 {
             outln!("ok");
             0
         }
-        Err(e) if e.starts_with("invariant violated") => {
+        Err(e) if e.is::<Violation>() => {
             eprintln!("{e}");
             1
         }
         Err(e) => {
-            eprintln!("kosumi stress: {e}");
+            eprintln!("kosumi stress: {e:#}");
             2
         }
     }
@@ -357,7 +353,7 @@ mod tests {
     #[test]
     fn runs_are_reproducible() {
         let a = args("--size 7 --games 4 --seed 3 --rules chinese");
-        assert_eq!(stress(&a), stress(&a));
+        assert_eq!(stress(&a).unwrap(), stress(&a).unwrap());
         let s = stress(&a).unwrap();
         assert!(s.captures > 0 && s.kos > 0, "{s:?}");
     }
@@ -381,9 +377,9 @@ mod tests {
             placed: [1, 0],
             before: Vec::new(),
         };
-        assert_eq!(check_all(&game, &tracker), Ok(()));
+        check_all(&game, &tracker).unwrap();
         tracker.placed = [2, 0];
-        let e = check_all(&game, &tracker).unwrap_err();
+        let e = check_all(&game, &tracker).unwrap_err().to_string();
         assert!(e.contains("2 stones placed"), "{e}");
         let names = describe(
             &[

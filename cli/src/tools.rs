@@ -4,6 +4,7 @@
 //! install it as `/usr/games/gnugo`, and `/usr/games` is often not on a
 //! user's PATH, so a bare `gnugo` in an engine command line would not start.
 
+use anyhow::{anyhow, bail};
 use std::env;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -13,7 +14,7 @@ pub const GNUGO_DEBIAN: &str = "/usr/games/gnugo";
 
 /// GNU Go's program: `$GNUGO` if set (a path, or a name on PATH), else `gnugo` on PATH,
 /// else `/usr/games/gnugo`. An error says where it looked.
-pub fn gnugo() -> Result<PathBuf, String> {
+pub fn gnugo() -> anyhow::Result<PathBuf> {
     if let Some(path) = env::var_os("GNUGO").filter(|p| !p.is_empty()) {
         let path = PathBuf::from(path);
         if path.is_file() {
@@ -24,7 +25,7 @@ pub fn gnugo() -> Result<PathBuf, String> {
         return bare
             .then(|| on_path(&path.to_string_lossy()))
             .flatten()
-            .ok_or_else(|| format!("GNUGO={} is not a file", path.display()));
+            .ok_or_else(|| anyhow!("GNUGO={} is not a file", path.display()));
     }
     if let Some(path) = on_path("gnugo") {
         return Ok(path);
@@ -33,10 +34,10 @@ pub fn gnugo() -> Result<PathBuf, String> {
     if debian.is_file() {
         return Ok(debian.to_path_buf());
     }
-    Err(format!(
+    bail!(
         "GNU Go not found: GNUGO is not set, no gnugo on PATH, no {GNUGO_DEBIAN} \
          (apt-get install gnugo)"
-    ))
+    )
 }
 
 /// The program to start for the first word of an engine command line. A

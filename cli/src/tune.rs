@@ -16,6 +16,7 @@ use std::fs::{self, OpenOptions};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
+use anyhow::{anyhow, ensure, Context};
 use clap::{Args, Parser};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -93,33 +94,31 @@ pub struct ParamSpec {
 
 /// Parses `NAME=START:MIN:MAX:C_END`; the name must be a tunable and the
 /// engine must accept MIN and MAX.
-pub fn parse_spec(s: &str) -> Result<ParamSpec, String> {
+pub fn parse_spec(s: &str) -> anyhow::Result<ParamSpec> {
     let (name, rest) = s
         .split_once('=')
-        .ok_or_else(|| format!("'{s}' is not NAME=START:MIN:MAX:C_END"))?;
+        .ok_or_else(|| anyhow!("'{s}' is not NAME=START:MIN:MAX:C_END"))?;
     let name = name.trim().to_string();
     let numbers = rest
         .split(':')
         .map(|v| v.trim().parse::<f64>().ok().filter(|x| x.is_finite()))
         .collect::<Option<Vec<f64>>>()
         .filter(|v| v.len() == 4)
-        .ok_or_else(|| format!("'{rest}' is not four numbers START:MIN:MAX:C_END"))?;
+        .ok_or_else(|| anyhow!("'{rest}' is not four numbers START:MIN:MAX:C_END"))?;
     let (start, min, max, c_end) = (numbers[0], numbers[1], numbers[2], numbers[3]);
     let mut config = SearchConfig::default();
-    if !config.params().iter().any(|(n, _)| *n == name) {
-        return Err(format!("unknown parameter '{name}'"));
-    }
-    if min > max {
-        return Err(format!("{name}: MIN {min} is above MAX {max}"));
-    }
-    if !(min..=max).contains(&start) {
-        return Err(format!("{name}: START {start} is outside [{min}, {max}]"));
-    }
-    if c_end <= 0.0 {
-        return Err(format!("{name}: C_END {c_end} is not above 0"));
-    }
-    config.set(&name, min).map_err(|e| e.to_string())?;
-    config.set(&name, max).map_err(|e| e.to_string())?;
+    ensure!(
+        config.params().iter().any(|(n, _)| *n == name),
+        "unknown parameter '{name}'"
+    );
+    ensure!(min <= max, "{name}: MIN {min} is above MAX {max}");
+    ensure!(
+        (min..=max).contains(&start),
+        "{name}: START {start} is outside [{min}, {max}]"
+    );
+    ensure!(c_end > 0.0, "{name}: C_END {c_end} is not above 0");
+    config.set(&name, min)?;
+    config.set(&name, max)?;
     let whole = SearchConfig::default().set(&name, 0.5).is_err();
     Ok(ParamSpec {
         name,
@@ -257,14 +256,8 @@ fn named(specs: &[ParamSpec], values: &[f64]) -> BTreeMap<String, f64> {
 /// Where a run starts: iteration and θ, from the last line of `path` if any.
 fn resume(path: &Path, specs: &[ParamSpec]) -> Result<Option<(u64, Vec<f64>)>, MatchError> {
     let text = match fs::read_to_string(path) {
-        Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => {
-            return Err(MatchError::Failed(format!(
-                "cannot read '{}': {e}",
-                path.display()
-            )))
-        }
+        read => read.with_context(|| format!("cannot read '{}'", path.display()))?,
     };
     let Some(last) = text.lines().rev().find(|l| !l.trim().is_empty()) else {
         return Ok(None);
@@ -388,9 +381,7 @@ pub fn run_tune(args: &TuneArgs) -> Result<Vec<f64>, MatchError> {
                 .create(true)
                 .append(true)
                 .open(path)
-                .map_err(|e| {
-                    MatchError::Failed(format!("cannot open '{}': {e}", path.display()))
-                })?,
+                .with_context(|| format!("cannot open '{}'", path.display()))?,
         ),
         None => None,
     };
@@ -426,9 +417,7 @@ pub fn run_tune(args: &TuneArgs) -> Result<Vec<f64>, MatchError> {
         };
         if let (Some(f), Some(path)) = (&mut file, &args.out) {
             let line = serde_json::to_string(&record).expect("a record serializes");
-            writeln!(f, "{line}").map_err(|e| {
-                MatchError::Failed(format!("cannot write '{}': {e}", path.display()))
-            })?;
+            writeln!(f, "{line}").with_context(|| format!("cannot write '{}'", path.display()))?;
         }
         theta = next;
         progress.advance(
@@ -488,6 +477,7 @@ mod tests {
         }
         assert!(parse_spec("prior.nonsense=1:0:2:1")
             .unwrap_err()
+            .to_string()
             .contains("unknown parameter"));
     }
 

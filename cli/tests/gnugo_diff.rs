@@ -34,7 +34,7 @@ struct GnuGo {
 impl GnuGo {
     /// Starts GNU Go, or explains why not.
     fn start() -> Result<GnuGo, String> {
-        let path = kosumi_cli::tools::gnugo()?;
+        let path = kosumi_cli::tools::gnugo().map_err(|e| e.to_string())?;
         let mut child = Command::new(&path)
             .args(["--mode", "gtp", "--level", "0"])
             .stdin(Stdio::piped())

@@ -251,8 +251,8 @@ fn games_replay_and_bad_games_are_refused() {
     assert!(replay(b"not sgf", |_| {}).is_err());
     // Handicap stones are set up, White moves first.
     assert_eq!(
-        replay(b"(;GM[1]SZ[19]HA[2]AB[dd][pp];W[dp];B[pd])", |_| {}),
-        Ok(2)
+        replay(b"(;GM[1]SZ[19]HA[2]AB[dd][pp];W[dp];B[pd])", |_| {}).unwrap(),
+        2
     );
 }
 

@@ -467,7 +467,10 @@ fn table_games_are_read_out_of_their_archives() {
         ]
     );
     assert!(games[0].sgf.as_ref().unwrap().starts_with(b"(;GM[1]"));
-    assert_eq!(games[2].sgf.as_ref().unwrap_err(), "not in the archive");
+    assert_eq!(
+        games[2].sgf.as_ref().unwrap_err().to_string(),
+        "not in the archive"
+    );
     assert!(games[4].sgf.is_err(), "b.tar.gz does not exist");
 
     // Halves, every n-th (the n-th, 2n-th, ...) and a cap.
@@ -634,7 +637,7 @@ fn reference_counts_come_back_from_the_cache() {
 fn table_lines_need_three_columns() {
     use kosumi_cli::score_cmd::source::parse_table;
     assert!(parse_table("# header\n\na\tb\ttune\n").unwrap().len() == 1);
-    let e = parse_table("a\tb\n").unwrap_err();
+    let e = parse_table("a\tb\n").unwrap_err().to_string();
     assert!(e.starts_with("line 1: expected 3"), "{e}");
 }
 

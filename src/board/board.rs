@@ -46,6 +46,55 @@ impl fmt::Display for PlayError {
 
 impl std::error::Error for PlayError {}
 
+/// An internal invariant found broken by [`Board::check_invariants`], and
+/// where: a bug in the board, never in its user.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InvariantError {
+    /// The incremental hash differs from a recomputation.
+    Hash,
+    /// The packed neighbour counts of a point.
+    NeighbourCounts(Point),
+    /// An empty point heads a chain.
+    EmptyHeadsChain(Point),
+    /// The list of empty points misses one.
+    EmptyList(Point),
+    /// A chain has no liberty.
+    NoLiberty(Point),
+    /// A chain's atari state.
+    Atari(Point),
+    /// A chain's size.
+    ChainSize(Point),
+    /// A chain's stones differ from its flood fill.
+    ChainMembership(Point),
+    /// A stone names another chain head than its chain's.
+    ChainHead(Point),
+    /// A chain's pseudo-liberty triple.
+    PseudoLiberties(Point),
+    /// The number of empty points.
+    EmptyCount,
+}
+
+impl fmt::Display for InvariantError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use InvariantError::*;
+        match self {
+            Hash => write!(f, "incremental hash differs from recomputation"),
+            NeighbourCounts(p) => write!(f, "neighbour counts wrong at {p:?}"),
+            EmptyHeadsChain(p) => write!(f, "empty point {p:?} heads a chain"),
+            EmptyList(p) => write!(f, "empty list misses {p:?}"),
+            NoLiberty(p) => write!(f, "chain at {p:?} has no liberty"),
+            Atari(p) => write!(f, "atari state wrong for chain at {p:?}"),
+            ChainSize(p) => write!(f, "chain size wrong at {p:?}"),
+            ChainMembership(p) => write!(f, "chain membership wrong at {p:?}"),
+            ChainHead(p) => write!(f, "chain head wrong at {p:?}"),
+            PseudoLiberties(p) => write!(f, "pseudo-liberty count wrong at {p:?}"),
+            EmptyCount => write!(f, "empty count wrong"),
+        }
+    }
+}
+
+impl std::error::Error for InvariantError {}
+
 const EMPTY: u8 = 2;
 const BORDER: u8 = 3;
 // What surrounds a point (`Board::nb`), as three 4-bit masks: bits
@@ -1512,51 +1561,42 @@ impl Board {
         out
     }
 
-    /// Checks every internal invariant; returns a description of the first
-    /// broken one. Used by tests and `kosumi stress`.
-    pub fn check_invariants(&self) -> Result<(), String> {
-        if self.hash != self.recompute_hash() {
-            return Err("incremental hash differs from recomputation".into());
-        }
+    /// Checks every internal invariant; returns the first broken one. Used
+    /// by tests and `kosumi stress`.
+    pub fn check_invariants(&self) -> Result<(), InvariantError> {
+        use InvariantError::*;
+        let check = |ok: bool, broken: InvariantError| if ok { Ok(()) } else { Err(broken) };
+        check(self.hash == self.recompute_hash(), Hash)?;
         let mut empties = 0;
         let mut checked = Bitboard::EMPTY;
         for p in self.points() {
             let i = p.index();
-            if nb_of(Self::around(i).map(|n| self.cells[n])) != self.nb[i] {
-                return Err(format!("neighbour counts wrong at {p:?}"));
-            }
+            let nb = nb_of(Self::around(i).map(|n| self.cells[n]));
+            check(nb == self.nb[i], NeighbourCounts(p))?;
             match self.cells[i] {
                 EMPTY => {
                     empties += 1;
-                    if self.head[i] as usize != NO_CHAIN {
-                        return Err(format!("empty point {p:?} heads a chain"));
-                    }
-                    if self.empties[self.empty_pos[i] as usize] as usize != i {
-                        return Err(format!("empty list misses {p:?}"));
-                    }
+                    check(self.head[i] as usize == NO_CHAIN, EmptyHeadsChain(p))?;
+                    check(
+                        self.empties[self.empty_pos[i] as usize] as usize == i,
+                        EmptyList(p),
+                    )?;
                 }
                 _ if checked.contains(p) => {}
                 c => {
                     let libs = self.liberties_bb(p);
-                    if libs.is_empty() {
-                        return Err(format!("chain at {p:?} has no liberty"));
-                    }
+                    check(!libs.is_empty(), NoLiberty(p))?;
                     let info = self.chain_info(i);
-                    if info.in_atari() != (libs.count() == 1) {
-                        return Err(format!("atari state wrong for chain at {p:?}"));
-                    }
+                    check(info.in_atari() == (libs.count() == 1), Atari(p))?;
                     let stones: Vec<Point> = self.chain_iter(p).collect();
-                    if stones.len() != self.chain_size(p) {
-                        return Err(format!("chain size wrong at {p:?}"));
-                    }
+                    check(stones.len() == self.chain_size(p), ChainSize(p))?;
                     let same =
                         Bitboard::flood_fill([p].into_iter().collect(), self.stones[c as usize]);
-                    if same.count() != stones.len() || stones.iter().any(|&s| !same.contains(s)) {
-                        return Err(format!("chain membership wrong at {p:?}"));
-                    }
-                    if stones.iter().any(|&s| self.head[s.index()] != self.head[i]) {
-                        return Err(format!("chain head wrong at {p:?}"));
-                    }
+                    let whole =
+                        same.count() == stones.len() && stones.iter().all(|&s| same.contains(s));
+                    check(whole, ChainMembership(p))?;
+                    let heads = stones.iter().all(|&s| self.head[s.index()] == self.head[i]);
+                    check(heads, ChainHead(p))?;
                     checked |= same;
                     let pseudo: u64 = stones
                         .iter()
@@ -1564,16 +1604,11 @@ impl Board {
                         .filter(|n| self.cells[n.index()] == EMPTY)
                         .map(|n| lib_unit(n.index()))
                         .sum();
-                    if pseudo != info.libs {
-                        return Err(format!("pseudo-liberty count wrong at {p:?}"));
-                    }
+                    check(pseudo == info.libs, PseudoLiberties(p))?;
                 }
             }
         }
-        if empties != self.empty_count {
-            return Err("empty count wrong".into());
-        }
-        Ok(())
+        check(empties == self.empty_count, EmptyCount)
     }
 
     /// Writes the board as a diagram; `marks` may override a point's symbol.

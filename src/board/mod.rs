@@ -22,7 +22,7 @@ mod vertex;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, BitboardIter};
-pub use board::{Board, PlayError, UndoLog};
+pub use board::{Board, InvariantError, PlayError, UndoLog};
 pub use game::{fixed_handicap, Game};
 pub use playout::{light_playout, random_move, PlayoutResult};
 pub use point::{Color, Move, NeighboursIn, Point, MAX_SIZE, SLOTS, STRIDE};

@@ -368,38 +368,31 @@ mod tests {
     // ---- preprocessing ----
 
     #[test]
-    fn preprocess_plain() {
-        assert_eq!(preprocess(b"name"), "name");
-        assert_eq!(preprocess(b"  play b d4  "), "play b d4");
-        assert_eq!(preprocess(b""), "");
-        assert_eq!(preprocess(b"   "), "");
-    }
-
-    #[test]
-    fn preprocess_comments() {
-        assert_eq!(preprocess(b"# a comment"), "");
-        assert_eq!(preprocess(b"name # trailing"), "name");
-        assert_eq!(preprocess(b"name#x"), "name");
-        assert_eq!(preprocess(b"  #"), "");
-        assert_eq!(preprocess(b"10 play b d4 #? [=]"), "10 play b d4");
-    }
-
-    #[test]
-    fn preprocess_tabs_and_line_ends() {
-        assert_eq!(preprocess(b"\tname\t"), "name");
-        assert_eq!(preprocess(b"play\tb\td4"), "play b d4");
-        assert_eq!(preprocess(b"name\r"), "name");
-        assert_eq!(preprocess(b"name\r\n"), "name");
-        assert_eq!(preprocess(b"\r"), "");
-    }
-
-    #[test]
-    fn preprocess_control_characters() {
-        assert_eq!(preprocess(b"na\x00me"), "name");
-        assert_eq!(preprocess(b"\x1bname\x07"), "name");
-        assert_eq!(preprocess(b"na\x7fme"), "name");
-        assert_eq!(preprocess(b"\x0b\x0c"), "");
-        assert_eq!(preprocess(b"play b\x08 d4"), "play b d4");
+    fn preprocess_drops_comments_control_characters_and_outer_blanks() {
+        let cases: [(&[u8], &str); 19] = [
+            (b"name", "name"),
+            (b"  play b d4  ", "play b d4"),
+            (b"", ""),
+            (b"   ", ""),
+            (b"# a comment", ""),
+            (b"name # trailing", "name"),
+            (b"name#x", "name"),
+            (b"  #", ""),
+            (b"10 play b d4 #? [=]", "10 play b d4"),
+            (b"\tname\t", "name"),
+            (b"play\tb\td4", "play b d4"),
+            (b"name\r", "name"),
+            (b"name\r\n", "name"),
+            (b"\r", ""),
+            (b"na\x00me", "name"),
+            (b"\x1bname\x07", "name"),
+            (b"na\x7fme", "name"),
+            (b"\x0b\x0c", ""),
+            (b"play b\x08 d4", "play b d4"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(preprocess(input), want, "{input:?}");
+        }
     }
 
     #[test]
@@ -535,27 +528,17 @@ mod tests {
 
     #[test]
     fn move_pairs() {
-        assert_eq!(
-            parse_move(Some("b"), Some("d4"), 19),
-            Ok((Color::Black, pt(3, 15)))
-        );
-        assert_eq!(
-            parse_move(Some("WHITE"), Some("PASS"), 19),
-            Ok((Color::White, Move::Pass))
-        );
-        assert_eq!(
-            parse_move(Some("x"), Some("d4"), 19),
-            Err(ArgError::ColorOrVertex)
-        );
-        assert_eq!(
-            parse_move(Some("b"), Some("z9"), 19),
-            Err(ArgError::ColorOrVertex)
-        );
-        assert_eq!(
-            parse_move(Some("b"), None, 19),
-            Err(ArgError::ColorOrVertex)
-        );
-        assert_eq!(parse_move(None, None, 19), Err(ArgError::ColorOrVertex));
+        let bad = Err(ArgError::ColorOrVertex);
+        for (color, vertex, want) in [
+            (Some("b"), Some("d4"), Ok((Color::Black, pt(3, 15)))),
+            (Some("WHITE"), Some("PASS"), Ok((Color::White, Move::Pass))),
+            (Some("x"), Some("d4"), bad),
+            (Some("b"), Some("z9"), bad),
+            (Some("b"), None, bad),
+            (None, None, bad),
+        ] {
+            assert_eq!(parse_move(color, vertex, 19), want, "{color:?} {vertex:?}");
+        }
     }
 
     // ---- numbers ----
@@ -617,24 +600,19 @@ mod tests {
     // ---- responses ----
 
     #[test]
-    fn responses_simple() {
+    fn responses() {
         assert_eq!(format_success(None, ""), "=\n\n");
         assert_eq!(format_success(Some(7), ""), "=7\n\n");
         assert_eq!(format_success(None, "GNU Go"), "= GNU Go\n\n");
         assert_eq!(format_success(Some(5), "2"), "=5 2\n\n");
-        assert_eq!(
-            format_failure(None, "unknown command"),
-            "? unknown command\n\n"
-        );
+        let failure = format_failure(None, "unknown command");
+        assert_eq!(failure, "? unknown command\n\n");
         assert_eq!(
             format_failure(Some(3), "illegal move"),
             "?3 illegal move\n\n"
         );
         assert_eq!(format_response('=', Some(0), "x"), "=0 x\n\n");
-    }
-
-    #[test]
-    fn responses_multi_line() {
+        // Multi-line texts: no empty line inside, no blanks at line ends.
         assert_eq!(format_success(Some(1), "a\nb\nc"), "=1 a\nb\nc\n\n");
         assert_eq!(format_success(None, "a\n\nb"), "= a\nb\n\n");
         assert_eq!(format_success(None, "a\n  \n\t\nb\n"), "= a\nb\n\n");

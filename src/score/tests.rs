@@ -59,6 +59,13 @@ fn position(rows: &[&str], rules: RuleSet, komi: f64) -> Game {
     game
 }
 
+/// [`position`] and the light judge's judgement of it.
+fn judged(rows: &[&str], rules: RuleSet, komi: f64) -> (Game, Judgement) {
+    let game = position(rows, rules, komi);
+    let j = Judge::light().judge(&game);
+    (game, j)
+}
+
 fn setup(game: &mut Game, rows: &[&str]) {
     for (p, color) in diagram_stones(rows) {
         game.set_stone(p, Some(color));
@@ -121,8 +128,7 @@ const DEAD_INSIDE: [&str; 9] = [
 
 #[test]
 fn dead_stones_inside_territory_are_prisoners() {
-    let game = position(&DEAD_INSIDE, RuleSet::Japanese, 6.5);
-    let j = Judge::light().judge(&game);
+    let (game, j) = judged(&DEAD_INSIDE, RuleSet::Japanese, 6.5);
     assert_eq!(j.stones_with(PointStatus::Dead), vec![at("A5"), at("E5")]);
     assert_eq!(j.owner(at("A5")), Owner::Black);
     assert_eq!(j.owner(at("E5")), Owner::White);
@@ -138,13 +144,11 @@ fn area_counting_counts_stones_and_tromp_taylor_keeps_every_stone() {
     let s = Judge::light().final_score(&game);
     assert_eq!((s.black, s.white), (45.0, 43.5));
     // New Zealand rules take dead stones off by agreement, as Chinese do.
-    let game = position(&DEAD_INSIDE, RuleSet::NewZealand, 7.5);
-    let j = Judge::light().judge(&game);
+    let (game, j) = judged(&DEAD_INSIDE, RuleSet::NewZealand, 7.5);
     assert_eq!(j.stones_with(PointStatus::Dead).len(), 2);
     let s = count(&game, &j);
     assert_eq!((s.black, s.white), (45.0, 43.5));
-    let game = position(&DEAD_INSIDE, RuleSet::TrompTaylor, 7.5);
-    let j = Judge::light().judge(&game);
+    let (game, j) = judged(&DEAD_INSIDE, RuleSet::TrompTaylor, 7.5);
     assert!(j.stones_with(PointStatus::Dead).is_empty());
     // With A5 and E5 alive their regions touch both colours: stones and
     // the J column count.
@@ -154,8 +158,7 @@ fn area_counting_counts_stones_and_tromp_taylor_keeps_every_stone() {
 
 #[test]
 fn the_breakdown_names_where_each_sides_points_come_from() {
-    let game = position(&DEAD_INSIDE, RuleSet::Japanese, 6.5);
-    let j = Judge::light().judge(&game);
+    let (game, j) = judged(&DEAD_INSIDE, RuleSet::Japanese, 6.5);
     let [b, w] = breakdown(&game, &j);
     // A5 and E5 are each a dead stone: a point of territory and a prisoner.
     assert_eq!((b.territory, b.dead, b.captures, b.stones), (27, 1, 0, 0));
@@ -171,8 +174,7 @@ fn the_breakdown_names_where_each_sides_points_come_from() {
     let s = count(&game, &j);
     assert_eq!((s.black, s.white), (b.total(), w.total()));
 
-    let game = position(&DEAD_INSIDE, RuleSet::Chinese, -0.5);
-    let j = Judge::light().judge(&game);
+    let (game, j) = judged(&DEAD_INSIDE, RuleSet::Chinese, -0.5);
     let [b, w] = breakdown(&game, &j);
     assert_eq!(b.stones + b.territory, 45);
     assert_eq!(
@@ -204,8 +206,7 @@ const SEKI: [&str; 9] = [
 
 #[test]
 fn seki_without_eyes_bounds_no_territory() {
-    let game = position(&SEKI, RuleSet::Japanese, 6.5);
-    let j = Judge::light().judge(&game);
+    let (game, j) = judged(&SEKI, RuleSet::Japanese, 6.5);
     let seki = j.stones_with(PointStatus::Seki);
     for p in ["B1", "C1", "D1", "A2", "B2", "C2", "D2", "E2", "F2", "F1"] {
         assert!(seki.contains(&at(p)), "{p} should be in seki: {seki:?}");
@@ -238,8 +239,7 @@ const SACRIFICE_KILLS: [&str; 9] = [
 
 #[test]
 fn a_false_seki_the_attacker_can_break_is_dead() {
-    let game = position(&SACRIFICE_KILLS, RuleSet::Japanese, 6.5);
-    let j = Judge::light().judge(&game);
+    let (game, j) = judged(&SACRIFICE_KILLS, RuleSet::Japanese, 6.5);
     let dead = ["A3", "B3", "C3", "C2", "C1"].map(at).to_vec();
     assert_eq!(j.stones_with(PointStatus::Dead), dead);
     assert!(j.stones_with(PointStatus::Seki).is_empty());
@@ -266,13 +266,10 @@ const CAPTURED_EITHER_WAY: [&str; 9] = [
 
 #[test]
 fn a_region_either_side_captures_moving_first_is_no_seki() {
-    let game = position(&CAPTURED_EITHER_WAY, RuleSet::Chinese, 7.5);
-    let j = Judge::light().judge(&game);
+    let (game, j) = judged(&CAPTURED_EITHER_WAY, RuleSet::Chinese, 7.5);
     assert!(j.stones_with(PointStatus::Seki).is_empty());
     assert_eq!(j.status(at("G8")), Some(PointStatus::Alive));
-    for p in ["D9", "F8", "J9", "J3", "H4"] {
-        assert_eq!(j.status(at(p)), Some(PointStatus::Dead), "{p}");
-    }
+    assert_status(&j, &["D9", "F8", "J9", "J3", "H4"], PointStatus::Dead);
     assert_eq!(j.reason(at("J9")), Some(Reason::CapturedEitherWay));
     assert_eq!(count(&game, &j).to_string(), "B+23.5");
 }
@@ -295,8 +292,7 @@ const BENT_FOUR: [&str; 9] = [
 
 #[test]
 fn bent_four_in_the_corner_is_dead() {
-    let game = position(&BENT_FOUR, RuleSet::Japanese, 6.5);
-    let j = Judge::light().judge(&game);
+    let (game, j) = judged(&BENT_FOUR, RuleSet::Japanese, 6.5);
     let dead = ["C9", "B8", "C8", "C7", "A6", "B6", "C6"].map(at).to_vec();
     assert_eq!(j.stones_with(PointStatus::Dead), dead);
     assert_eq!(j.status(at("A8")), Some(PointStatus::Alive));
@@ -306,8 +302,7 @@ fn bent_four_in_the_corner_is_dead() {
 
 #[test]
 fn each_status_carries_its_reason() {
-    let game = position(&BENT_FOUR, RuleSet::Japanese, 6.5);
-    let j = Judge::light().judge(&game);
+    let (_, j) = judged(&BENT_FOUR, RuleSet::Japanese, 6.5);
     assert_eq!(j.reason(at("C9")), Some(Reason::SekiBroken));
     assert_eq!(j.reason(at("A8")), Some(Reason::SekiPartnerDies));
     assert_eq!(j.reason(at("B9")), None, "an empty point");
@@ -338,8 +333,7 @@ const RING_AROUND_THREE: [&str; 9] = [
 
 #[test]
 fn a_ring_whose_inside_stones_leave_a_bulky_five_is_dead() {
-    let game = position(&RING_AROUND_THREE, RuleSet::Japanese, 0.5);
-    let j = Judge::light().judge(&game);
+    let (_, j) = judged(&RING_AROUND_THREE, RuleSet::Japanese, 0.5);
     assert_status(&j, &["A8", "D8", "D5", "A4", "D4"], PointStatus::Dead);
     assert_status(&j, &["B7", "B6", "B5"], PointStatus::Alive);
     for p in ["C7", "C6", "C5", "E6"] {
@@ -367,8 +361,7 @@ const CORNER_RACE: [&str; 9] = [
 
 #[test]
 fn a_race_lost_whoever_starts_is_dead() {
-    let game = position(&CORNER_RACE, RuleSet::Japanese, 0.5);
-    let j = Judge::light().judge(&game);
+    let (_, j) = judged(&CORNER_RACE, RuleSet::Japanese, 0.5);
     assert_status(&j, &["F9", "H6", "H9", "J5", "G2"], PointStatus::Dead);
     assert_eq!(j.status(at("G8")), Some(PointStatus::Alive));
     assert_eq!(j.owner(at("G9")), Owner::White);
@@ -391,8 +384,7 @@ const MUST_CONNECT: [&str; 9] = [
 
 #[test]
 fn a_cut_behind_an_unfilled_dame_is_still_territory() {
-    let game = position(&MUST_CONNECT, RuleSet::Japanese, 6.5);
-    let j = Judge::light().judge(&game);
+    let (game, j) = judged(&MUST_CONNECT, RuleSet::Japanese, 6.5);
     assert!(j.stones_with(PointStatus::Dead).is_empty());
     assert_eq!(j.owner(at("D8")), Owner::Dame);
     assert_eq!(j.owner(at("C9")), Owner::Black);
@@ -417,8 +409,7 @@ const FALSE_EYE: [&str; 9] = [
 
 #[test]
 fn a_false_eye_is_not_territory() {
-    let game = position(&FALSE_EYE, RuleSet::Japanese, 6.5);
-    let j = Judge::light().judge(&game);
+    let (_, j) = judged(&FALSE_EYE, RuleSet::Japanese, 6.5);
     assert!(j.stones_with(PointStatus::Dead).is_empty(), "{j:?}");
     // D5 is surrounded by Black, but E5 cuts: after White's dame, Black
     // connects there.
@@ -441,8 +432,7 @@ const ANSWERED_BY_A_DAME: [&str; 9] = [
 
 #[test]
 fn a_fill_the_owner_can_answer_with_a_dame_keeps_the_territory() {
-    let game = position(&ANSWERED_BY_A_DAME, RuleSet::Japanese, 6.5);
-    let j = Judge::light().judge(&game);
+    let (_, j) = judged(&ANSWERED_BY_A_DAME, RuleSet::Japanese, 6.5);
     assert!(j.stones_with(PointStatus::Dead).is_empty(), "{j:?}");
     assert_eq!(j.owner(at("D5")), Owner::Black);
     assert_eq!(j.owner(at("E4")), Owner::Dame);
@@ -465,8 +455,7 @@ const FILL_AFTER_A_DAME: [&str; 9] = [
 
 #[test]
 fn a_fill_forced_after_two_dame_is_not_territory() {
-    let game = position(&FILL_AFTER_A_DAME, RuleSet::Japanese, 6.5);
-    let j = Judge::light().judge(&game);
+    let (_, j) = judged(&FILL_AFTER_A_DAME, RuleSet::Japanese, 6.5);
     assert!(j.stones_with(PointStatus::Dead).is_empty(), "{j:?}");
     assert_eq!(j.owner(at("C1")), Owner::Dame);
     assert_eq!(j.owner(at("A2")), Owner::Dame);
@@ -526,8 +515,7 @@ fn score_strings_follow_gtp() {
 #[test]
 fn recounting_from_the_lists_gives_the_score() {
     for rows in [&DEAD_INSIDE, &SEKI, &MUST_CONNECT] {
-        let game = position(rows, RuleSet::Japanese, 6.5);
-        let j = Judge::light().judge(&game);
+        let (game, j) = judged(rows, RuleSet::Japanese, 6.5);
         let s = count(&game, &j);
         let board = game.board();
         let mut pts = [0.0; 2];
@@ -603,8 +591,7 @@ const SEKI_WITH_EYES: [&str; 9] = [
 
 #[test]
 fn seki_with_eyes_counts_no_eye_under_japanese_rules() {
-    let game = position(&SEKI_WITH_EYES, RuleSet::Japanese, 0.5);
-    let j = Judge::light().judge(&game);
+    let (game, j) = judged(&SEKI_WITH_EYES, RuleSet::Japanese, 0.5);
     let seki = j.stones_with(PointStatus::Seki);
     for p in ["B9", "D9", "A8", "D8", "F9", "H9", "E8", "J8"] {
         assert!(seki.contains(&at(p)), "{p} should be in seki: {seki:?}");
@@ -636,8 +623,7 @@ const HANE_KO: [&str; 9] = [
 
 #[test]
 fn a_hane_ko_left_open_counts_as_it_stands() {
-    let game = position(&HANE_KO, RuleSet::Japanese, 0.5);
-    let j = Judge::light().judge(&game);
+    let (game, j) = judged(&HANE_KO, RuleSet::Japanese, 0.5);
     assert!(j.stones_with(PointStatus::Dead).is_empty());
     assert_eq!(j.status(at("F1")), Some(PointStatus::Alive));
     // No prisoner changes hands: E1 is Black's connection to make, not
@@ -666,8 +652,7 @@ const OPEN_KO: [&str; 9] = [
 
 #[test]
 fn a_ko_left_open_counts_as_it_stands() {
-    let game = position(&OPEN_KO, RuleSet::Japanese, 0.5);
-    let j = Judge::light().judge(&game);
+    let (game, j) = judged(&OPEN_KO, RuleSet::Japanese, 0.5);
     assert!(j.stones_with(PointStatus::Dead).is_empty());
     assert_eq!(j.status(at("D5")), Some(PointStatus::Alive));
     assert_eq!(j.reason(at("D5")), Some(Reason::OpenKo));
@@ -736,8 +721,7 @@ const STRAIGHT_THREE_WITH_A_STONE: [&str; 9] = [
 
 #[test]
 fn a_group_whose_eye_space_holds_a_killing_stone_is_dead() {
-    let game = position(&STRAIGHT_THREE_WITH_A_STONE, RuleSet::Japanese, 6.5);
-    let j = Judge::light().judge(&game);
+    let (game, j) = judged(&STRAIGHT_THREE_WITH_A_STONE, RuleSet::Japanese, 6.5);
     assert_status(&j, &["F9", "E8", "J8", "H7", "J5"], PointStatus::Dead);
     assert_status(&j, &["H9", "E7"], PointStatus::Alive);
     assert!(j.stones_with(PointStatus::Seki).is_empty());
@@ -763,8 +747,7 @@ const RACE_AGAINST_A_STRAIGHT_THREE: [&str; 9] = [
 
 #[test]
 fn a_race_against_a_group_with_a_killing_stone_inside_is_read() {
-    let game = position(&RACE_AGAINST_A_STRAIGHT_THREE, RuleSet::Japanese, 6.5);
-    let j = Judge::light().judge(&game);
+    let (_, j) = judged(&RACE_AGAINST_A_STRAIGHT_THREE, RuleSet::Japanese, 6.5);
     assert_status(&j, &["F9", "J9", "F7", "J7"], PointStatus::Dead);
     assert_status(&j, &["A9", "E7", "H9"], PointStatus::Alive);
 }
@@ -789,8 +772,7 @@ const SEKI_BROKEN_BY_A_THROW_IN: [&str; 9] = [
 
 #[test]
 fn a_seki_broken_by_a_throw_in_and_a_nakade_is_dead() {
-    let game = position(&SEKI_BROKEN_BY_A_THROW_IN, RuleSet::Japanese, 6.5);
-    let j = Judge::light().judge(&game);
+    let (game, j) = judged(&SEKI_BROKEN_BY_A_THROW_IN, RuleSet::Japanese, 6.5);
     assert_status(&j, &["C9", "A8", "A5"], PointStatus::Dead);
     assert_status(&j, &["B9"], PointStatus::Alive);
     assert!(j.stones_with(PointStatus::Seki).is_empty());

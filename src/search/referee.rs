@@ -29,45 +29,15 @@ impl PlayoutPolicy for Policy {
     }
 }
 
-/// The playout settings counting was measured with (31bb325, again
-/// 8c05057), frozen so that tuning the search's defaults cannot move a
-/// count unmeasured: af36af4 turned the fight rules on for 19x19 search and,
-/// through the judge, cost 4 winners on the tune half (3,932 against 3,936:
-/// 7 games turned wrong, 4 of them by killing a group of 18 to 42 stones the
-/// players counted alive). A literal, so a new playout setting must be
-/// given its referee's value here.
-const REFEREE_PLAYOUTS: PlayoutSettings = PlayoutSettings {
-    capture: 0.95,
-    escape: 0.9,
-    pattern: 0.9,
-    nakade: 0.9,
-    nakade_size: 3,
-    two_liberties: 0.9,
-    reject_self_atari: 0.8,
-    escape_ladder: 1.0,
-    counter_atari: 0.0,
-    pattern_last2: 0.0,
-    sacrifice: 0.0,
-    ko: 0.0,
-    eye_fix: 0.0,
-    false_seki: 0.0,
-    last_good_reply: 0.0,
-    self_atari_cousin: 0.0,
-    learned_rest: 0.02,
-    learned_min: 4.0,
-    // The two-liberty fight rules and the ladder read only up to 11x11.
-    fights_max_size: 11,
-    playout_shapes_min_size: 13,
-};
-
 /// The judge of every count kosumi reports: the light playouts and as many
-/// of the search's, with the settings counting was measured with (whatever
-/// the defaults or `--param` say) and no learned patterns.
+/// of the search's, with the settings counting was measured with
+/// ([`PlayoutSettings::REFEREE`], whatever the defaults or `--param` say)
+/// and no learned patterns.
 pub fn referee() -> Judge<'static> {
     static POLICY: OnceLock<Policy> = OnceLock::new();
     Judge::new(POLICY.get_or_init(|| {
         let mut policy = Policy::mogo();
-        policy.playout = REFEREE_PLAYOUTS;
+        policy.playout = PlayoutSettings::REFEREE;
         policy
     }))
 }

@@ -673,36 +673,19 @@ mod tests {
 
     #[test]
     fn killing_shapes() {
-        let pts =
-            |v: &[(usize, usize)]| v.iter().map(|&(x, y)| Point::new(x, y)).collect::<Vec<_>>();
-        assert!(killing_shape(&pts(&[(0, 0), (1, 0), (2, 0)])));
-        assert!(killing_shape(&pts(&[(1, 0), (0, 1), (1, 1), (2, 1)]))); // pyramid
-        assert!(!killing_shape(&pts(&[(0, 0), (1, 0), (2, 0), (2, 1)]))); // bent four
-        assert!(killing_shape(&pts(&[
-            (0, 0),
-            (1, 0),
-            (0, 1),
-            (1, 1),
-            (2, 0)
-        ]))); // bulky five
-        assert!(killing_shape(&pts(&[
-            (1, 0),
-            (0, 1),
-            (1, 1),
-            (2, 1),
-            (1, 2)
-        ]))); // crossed five
-        assert!(!killing_shape(&pts(&[
-            (0, 0),
-            (1, 0),
-            (2, 0),
-            (3, 0),
-            (1, 1)
-        ]))); // Y five
-        let rabbity = pts(&[(1, 0), (0, 1), (1, 1), (2, 1), (1, 2), (2, 2)]);
-        assert!(killing_shape(&rabbity));
-        let rectangle = pts(&[(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)]);
-        assert!(!killing_shape(&rectangle));
+        for (shape, kills) in [
+            (&[(0, 0), (1, 0), (2, 0)][..], true),
+            (&[(1, 0), (0, 1), (1, 1), (2, 1)], true), // pyramid
+            (&[(0, 0), (1, 0), (2, 0), (2, 1)], false), // bent four
+            (&[(0, 0), (1, 0), (0, 1), (1, 1), (2, 0)], true), // bulky five
+            (&[(1, 0), (0, 1), (1, 1), (2, 1), (1, 2)], true), // crossed five
+            (&[(0, 0), (1, 0), (2, 0), (3, 0), (1, 1)], false), // Y five
+            (&[(1, 0), (0, 1), (1, 1), (2, 1), (1, 2), (2, 2)], true), // rabbity six
+            (&[(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)], false), // rectangle
+        ] {
+            let points: Vec<Point> = shape.iter().map(|&(x, y)| Point::new(x, y)).collect();
+            assert_eq!(killing_shape(&points), kills, "{shape:?}");
+        }
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod query;
 pub mod response;
 pub mod rules;
 
+use anyhow::{anyhow, Context};
 use clap::Args;
 use kosumi::board::DEFAULT_SEED;
 use kosumi::search::patterns::Model;
@@ -117,7 +118,7 @@ struct Setup {
     policy: Policy,
 }
 
-fn setup(args: &AnalysisArgs) -> Result<Setup, String> {
+fn setup(args: &AnalysisArgs) -> anyhow::Result<Setup> {
     let note = |s: String| {
         if !args.quiet {
             eprintln!("kosumi analysis: {s}");
@@ -126,14 +127,14 @@ fn setup(args: &AnalysisArgs) -> Result<Setup, String> {
     let mut cfg = Map::new();
     if let Some(path) = &args.config {
         let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read the config {}: {e}", path.display()))?;
+            .with_context(|| format!("cannot read the config {}", path.display()))?;
         cfg = read_config(&text);
     }
     if let Some(o) = &args.override_config {
         for kv in o.split(',').filter(|s| !s.trim().is_empty()) {
             let (k, v) = kv
                 .split_once('=')
-                .ok_or_else(|| format!("-override-config: '{kv}' is not key=value"))?;
+                .ok_or_else(|| anyhow!("-override-config: '{kv}' is not key=value"))?;
             cfg.insert(k.trim().to_string(), Value::String(v.trim().to_string()));
         }
     }
@@ -151,12 +152,12 @@ fn setup(args: &AnalysisArgs) -> Result<Setup, String> {
         }
         found
     };
-    let num = |v: Option<String>, key: &str| -> Result<Option<usize>, String> {
+    let num = |v: Option<String>, key: &str| -> anyhow::Result<Option<usize>> {
         v.map(|s| {
             s.parse::<usize>()
                 .ok()
                 .filter(|&n| (1..=256).contains(&n))
-                .ok_or_else(|| format!("{key} = {s} is not a number of threads from 1 to 256"))
+                .ok_or_else(|| anyhow!("{key} = {s} is not a number of threads from 1 to 256"))
         })
         .transpose()
     };
@@ -194,7 +195,7 @@ fn setup(args: &AnalysisArgs) -> Result<Setup, String> {
     }
     if let Some(p) = &args.report_winrates_as {
         defaults.perspective = Perspective::parse(p)
-            .ok_or_else(|| format!("--report-winrates-as {p}: give BLACK, WHITE or SIDETOMOVE"))?;
+            .ok_or_else(|| anyhow!("--report-winrates-as {p}: give BLACK, WHITE or SIDETOMOVE"))?;
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let workers = args
@@ -241,7 +242,7 @@ pub fn run(args: &AnalysisArgs) -> i32 {
     let setup = match setup(args) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("kosumi analysis: {e}");
+            eprintln!("kosumi analysis: {e:#}");
             return 2;
         }
     };

@@ -2,6 +2,7 @@
 //! checked field by field as KataGo checks them, with its error wording.
 
 use super::rules::KataRules;
+use anyhow::{anyhow, bail};
 use kosumi::board::{Color, Game, Move, Point, Vertex, MAX_SIZE};
 use kosumi::gtp::parse_color;
 use serde_json::{json, Map, Value};
@@ -371,7 +372,9 @@ impl Query<'_> {
         }
         let priorities = self.priorities(analyze_turns.as_deref())?;
         let kata_rules = self.rules()?;
-        let rules = kata_rules.to_rules().map_err(|e| self.err("rules", &e))?;
+        let rules = kata_rules
+            .to_rules()
+            .map_err(|e| self.err("rules", &e.to_string()))?;
         let mut komi = kata_rules.komi;
         if let Some(k) = self.float("komi", -150.0, 150.0, KOMI)? {
             if (k * 2.0).fract() != 0.0 {
@@ -634,7 +637,7 @@ impl Query<'_> {
 pub fn apply_overrides(
     base: &mut Defaults,
     settings: &Map<String, Value>,
-) -> Result<Vec<String>, String> {
+) -> anyhow::Result<Vec<String>> {
     let mut ignored = Vec::new();
     for (key, value) in settings {
         let text = match value {
@@ -647,7 +650,7 @@ pub fn apply_overrides(
                     .parse()
                     .ok()
                     .filter(|&n| n >= 1)
-                    .ok_or_else(|| format!("{key} must be a positive integer"))?;
+                    .ok_or_else(|| anyhow!("{key} must be a positive integer"))?;
                 base.max_visits = Some(n);
             }
             "maxTime" => {
@@ -655,22 +658,22 @@ pub fn apply_overrides(
                     .parse()
                     .ok()
                     .filter(|t: &f64| t.is_finite() && *t > 0.0)
-                    .ok_or_else(|| format!("{key} must be a positive number of seconds"))?;
+                    .ok_or_else(|| anyhow!("{key} must be a positive number of seconds"))?;
                 base.max_time = Some(t);
             }
             "reportAnalysisWinratesAs" => {
                 base.perspective = Perspective::parse(&text)
-                    .ok_or_else(|| format!("{key} must be BLACK, WHITE or SIDETOMOVE"))?;
+                    .ok_or_else(|| anyhow!("{key} must be BLACK, WHITE or SIDETOMOVE"))?;
             }
             "analysisPVLen" => {
                 base.pv_len = text
                     .parse()
                     .ok()
                     .filter(|n| (1..=1000).contains(n))
-                    .ok_or_else(|| format!("{key} must be an integer from 1 to 1000"))?;
+                    .ok_or_else(|| anyhow!("{key} must be an integer from 1 to 1000"))?;
             }
             "numSearchThreads" | "numSearchThreadsPerAnalysisThread" => {
-                return Err(format!("{key} cannot be changed in a query"));
+                bail!("{key} cannot be changed in a query");
             }
             _ => ignored.push(key.clone()),
         }

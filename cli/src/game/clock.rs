@@ -1,5 +1,7 @@
 //! Clocks: Canadian byo-yomi settings and one player's clock.
 
+use anyhow::{anyhow, ensure};
+
 /// Canadian byo-yomi settings (`byo == 0`: absolute time).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TimeControl {
@@ -13,8 +15,8 @@ pub struct TimeControl {
 
 impl TimeControl {
     /// Reads `--time`: MAIN or MAIN/BYO/STONES in seconds.
-    pub fn parse(text: &str) -> Result<TimeControl, String> {
-        let bad = || format!("--time wants MAIN or MAIN/BYO/STONES in seconds, got '{text}'");
+    pub fn parse(text: &str) -> anyhow::Result<TimeControl> {
+        let bad = || anyhow!("--time wants MAIN or MAIN/BYO/STONES in seconds, got '{text}'");
         let parts: Vec<&str> = text.split('/').map(str::trim).collect();
         let num = |s: &str| {
             s.parse::<f64>()
@@ -35,14 +37,14 @@ impl TimeControl {
             },
             _ => return Err(bad()),
         };
-        if tc.main == 0.0 && tc.byo == 0.0 {
-            return Err(format!("--time '{text}' leaves no time at all"));
-        }
-        if tc.byo > 0.0 && tc.stones == 0 {
-            return Err(format!(
-                "--time '{text}': byo-yomi with 0 stones means no time limit in GTP; leave --time out instead"
-            ));
-        }
+        ensure!(
+            tc.main > 0.0 || tc.byo > 0.0,
+            "--time '{text}' leaves no time at all"
+        );
+        ensure!(
+            tc.byo == 0.0 || tc.stones > 0,
+            "--time '{text}': byo-yomi with 0 stones means no time limit in GTP; leave --time out instead"
+        );
         Ok(tc)
     }
 

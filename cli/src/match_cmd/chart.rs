@@ -26,12 +26,11 @@ pub(super) fn write_chart(
     path: &Path,
     names: &[String; 2],
     games: &[GameSummary],
-) -> Result<(), String> {
+) -> anyhow::Result<()> {
     let series = score_series(games);
     let n = series.len().max(1) as f64;
     let root = SVGBackend::new(path, (720, 420)).into_drawing_area();
-    let err = |e: &dyn std::fmt::Display| format!("cannot draw '{}': {e}", path.display());
-    root.fill(&WHITE).map_err(|e| err(&e))?;
+    root.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(&root)
         .caption(
             format!("{} against {}: score after each game", names[0], names[1]),
@@ -40,14 +39,12 @@ pub(super) fn write_chart(
         .margin(12)
         .x_label_area_size(36)
         .y_label_area_size(48)
-        .build_cartesian_2d(0.0..n + 0.5, 0.0..100.0)
-        .map_err(|e| err(&e))?;
+        .build_cartesian_2d(0.0..n + 0.5, 0.0..100.0)?;
     chart
         .configure_mesh()
         .x_desc("games played")
         .y_desc(format!("{} score (%)", names[0]))
-        .draw()
-        .map_err(|e| err(&e))?;
+        .draw()?;
     let at = |i: usize| (i + 1) as f64;
     let band: Vec<(f64, f64)> = series
         .iter()
@@ -62,29 +59,25 @@ pub(super) fn write_chart(
         )
         .collect();
     chart
-        .draw_series(std::iter::once(Polygon::new(band, BLUE.mix(0.15))))
-        .map_err(|e| err(&e))?
+        .draw_series(std::iter::once(Polygon::new(band, BLUE.mix(0.15))))?
         .label("95% interval")
         .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 16, y + 5)], BLUE.mix(0.15).filled()));
     chart
         .draw_series(LineSeries::new(
             series.iter().enumerate().map(|(i, s)| (at(i), 100.0 * s.0)),
             BLUE.stroke_width(2),
-        ))
-        .map_err(|e| err(&e))?
+        ))?
         .label("score")
         .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], BLUE.stroke_width(2)));
-    chart
-        .draw_series(LineSeries::new(
-            [(0.0, 50.0), (n + 0.5, 50.0)],
-            BLACK.mix(0.4),
-        ))
-        .map_err(|e| err(&e))?;
+    chart.draw_series(LineSeries::new(
+        [(0.0, 50.0), (n + 0.5, 50.0)],
+        BLACK.mix(0.4),
+    ))?;
     chart
         .configure_series_labels()
         .background_style(WHITE.mix(0.8))
         .border_style(BLACK.mix(0.3))
-        .draw()
-        .map_err(|e| err(&e))?;
-    root.present().map_err(|e| err(&e))
+        .draw()?;
+    root.present()?;
+    Ok(())
 }

@@ -1,5 +1,6 @@
 //! The options of `kosumi match` and the settings checked from them.
 
+use anyhow::Context;
 use std::fs::{self, OpenOptions};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -138,8 +139,8 @@ pub(super) struct Config {
     pub(super) chart: Option<PathBuf>,
 }
 
-pub(super) fn usage(msg: impl Into<String>) -> MatchError {
-    MatchError::Usage(msg.into())
+pub(super) fn usage(msg: impl std::fmt::Display) -> MatchError {
+    MatchError::Usage(msg.to_string())
 }
 
 impl Config {
@@ -313,9 +314,8 @@ fn engine_stderr(a: &MatchArgs) -> Result<StderrMode, MatchError> {
         (Some("inherit"), _) => return Ok(StderrMode::Inherit),
         (Some(path), _) => PathBuf::from(path),
         (None, Some(dir)) => {
-            fs::create_dir_all(dir).map_err(|e| {
-                MatchError::Failed(format!("cannot create --sgf-dir '{}': {e}", dir.display()))
-            })?;
+            fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create --sgf-dir '{}'", dir.display()))?;
             dir.join(ENGINE_STDERR_FILE)
         }
     };

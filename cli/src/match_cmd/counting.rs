@@ -4,6 +4,7 @@
 use super::config::{Config, Scorer};
 use super::engines::tell_rules;
 use crate::client::Client;
+use anyhow::anyhow;
 use kosumi::board::{Game, GameResult, Vertex};
 use kosumi::score::Judgement;
 
@@ -27,7 +28,7 @@ pub(super) fn count(
             Ok(m) => (m, "referee's final_score".to_string()),
             Err(e) => (
                 self_score(game, judgement),
-                format!("kosumi's count (referee failed: {e})"),
+                format!("kosumi's count (referee failed: {e:#})"),
             ),
         },
         Scorer::Engines => match parsed {
@@ -43,22 +44,19 @@ pub(super) fn count(
 }
 
 /// A fresh referee process replays the game and answers `final_score`.
-fn referee_score(cfg: &Config, game: &Game) -> Result<f64, String> {
+fn referee_score(cfg: &Config, game: &Game) -> anyhow::Result<f64> {
     let cmd = cfg
         .referee
         .as_deref()
         .expect("referee scorer has a command");
-    let mut referee = Client::start("referee", cmd, &cfg.stderr).map_err(|e| e.to_string())?;
+    let mut referee = Client::start("referee", cmd, &cfg.stderr)?;
     let t = cfg.move_timeout;
     // A referee that knows `kgs-rules` counts under the match's rules;
     // others (GNU Go) count by their own, set on their command line.
-    tell_rules(&mut referee, &cfg.rules_name, t).map_err(|e| e.to_string())?;
-    let mut send = |c: &str| -> Result<String, String> {
-        match referee.send(c, t) {
-            Ok(Ok(text)) => Ok(text),
-            Ok(Err(msg)) => Err(format!("referee ({cmd}) refused '{c}': {msg}")),
-            Err(e) => Err(e.to_string()),
-        }
+    tell_rules(&mut referee, &cfg.rules_name, t)?;
+    let mut send = |c: &str| {
+        let answer = referee.send(c, t)?;
+        answer.map_err(|msg| anyhow!("referee ({cmd}) refused '{c}': {msg}"))
     };
     send(&format!("boardsize {}", cfg.size))?;
     send("clear_board")?;
@@ -74,5 +72,5 @@ fn referee_score(cfg: &Config, game: &Game) -> Result<f64, String> {
     let _ = referee.quit();
     let result = answer.parse::<GameResult>().ok();
     let margin = result.and_then(GameResult::margin);
-    margin.ok_or_else(|| format!("referee ({cmd}) answered {answer:?} to 'final_score'"))
+    margin.ok_or_else(|| anyhow!("referee ({cmd}) answered {answer:?} to 'final_score'"))
 }

@@ -30,6 +30,7 @@ mod sgf_record;
 pub mod stats;
 mod summary;
 
+use anyhow::Context;
 use std::collections::{BTreeMap, VecDeque};
 use std::fs::{self, OpenOptions};
 use std::io::Write as _;
@@ -119,6 +120,13 @@ impl From<EngineError> for MatchError {
     }
 }
 
+/// A failure with its context (`cannot write 'FILE': why`).
+impl From<anyhow::Error> for MatchError {
+    fn from(e: anyhow::Error) -> Self {
+        MatchError::Failed(format!("{e:#}"))
+    }
+}
+
 /// Plays (or resumes) the match and returns its report.
 pub fn run_match(args: &MatchArgs) -> Result<MatchReport, MatchError> {
     let cfg = Config::from_args(args)?;
@@ -133,20 +141,14 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchReport, MatchError> {
         done = existing;
         stored_names = names;
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            fs::create_dir_all(dir).map_err(|e| {
-                MatchError::Failed(format!("cannot create '{}': {e}", dir.display()))
-            })?;
+            fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create '{}'", dir.display()))?;
         }
         let mut f = OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
-            .map_err(|e| {
-                MatchError::Failed(format!(
-                    "cannot open results file '{}': {e}",
-                    path.display()
-                ))
-            })?;
+            .with_context(|| format!("cannot open results file '{}'", path.display()))?;
         let fresh = f.metadata().map(|m| m.len() == 0).unwrap_or(true);
         let write = if fresh {
             format!("{header}\n")
@@ -155,18 +157,13 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchReport, MatchError> {
         } else {
             String::new()
         };
-        f.write_all(write.as_bytes()).map_err(|e| {
-            MatchError::Failed(format!(
-                "cannot write results file '{}': {e}",
-                path.display()
-            ))
-        })?;
+        f.write_all(write.as_bytes())
+            .with_context(|| format!("cannot write results file '{}'", path.display()))?;
         file = Some(f);
     }
     if let Some(dir) = &cfg.sgf_dir {
-        fs::create_dir_all(dir).map_err(|e| {
-            MatchError::Failed(format!("cannot create --sgf-dir '{}': {e}", dir.display()))
-        })?;
+        fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create --sgf-dir '{}'", dir.display()))?;
     }
 
     let todo: VecDeque<usize> = (1..=cfg.games).filter(|g| !done.contains_key(g)).collect();
@@ -259,7 +256,7 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchReport, MatchError> {
     if let Some(path) = cfg.chart.as_ref().filter(|_| !games.is_empty()) {
         // The games are safe in the results file: a chart that fails is a warning.
         if let Err(e) = chart::write_chart(path, &names, &games) {
-            eprintln!("warning: {e}");
+            eprintln!("warning: cannot draw '{}': {e:#}", path.display());
         }
     }
     Ok(MatchReport {

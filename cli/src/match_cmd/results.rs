@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
+use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -155,16 +156,10 @@ pub(super) fn read_results(
     header: &str,
 ) -> Result<(BTreeMap<usize, GameSummary>, Option<[String; 2]>, bool), MatchError> {
     let text = match fs::read_to_string(path) {
-        Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Ok((BTreeMap::new(), None, false))
         }
-        Err(e) => {
-            return Err(MatchError::Failed(format!(
-                "cannot read results file '{}': {e}",
-                path.display()
-            )))
-        }
+        read => read.with_context(|| format!("cannot read results file '{}'", path.display()))?,
     };
     if text.trim().is_empty() {
         return Ok((

@@ -1,6 +1,7 @@
 //! Worker threads: each plays games with its own pair of engines; finished
 //! games are written out and the progress line updated.
 
+use anyhow::Context;
 use std::collections::{BTreeMap, VecDeque};
 use std::fs::{self, File};
 use std::io::Write as _;
@@ -94,7 +95,7 @@ fn record_game(shared: &Shared, mut played: Played) -> Result<(), MatchError> {
     if let Some(dir) = &cfg.sgf_dir {
         let path = dir.join(format!("game-{:04}.sgf", played.summary.game));
         fs::write(&path, &played.sgf)
-            .map_err(|e| MatchError::Failed(format!("cannot write '{}': {e}", path.display())))?;
+            .with_context(|| format!("cannot write '{}'", path.display()))?;
         played.summary.sgf = Some(path.display().to_string());
     }
     let mut book = shared.book.lock().unwrap_or_else(|p| p.into_inner());
@@ -103,7 +104,7 @@ fn record_game(shared: &Shared, mut played: Played) -> Result<(), MatchError> {
         file.write_all(line.as_bytes())
             .and_then(|_| file.write_all(b"\n"))
             .and_then(|_| file.flush())
-            .map_err(|e| MatchError::Failed(format!("cannot write the results file: {e}")))?;
+            .context("cannot write the results file")?;
     }
     book.games.insert(played.summary.game, played.summary);
     book.played_now += 1;

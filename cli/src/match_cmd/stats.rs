@@ -23,6 +23,7 @@
 //!   had the same outcome, `σ²` would be 0; it is then computed with half a
 //!   game added to each of wins, draws and losses so the test can still move.
 
+use anyhow::{anyhow, ensure};
 use std::fmt;
 
 /// The 97.5% quantile of the standard normal distribution.
@@ -175,31 +176,30 @@ pub enum SprtDecision {
 
 impl Sprt {
     /// Parses `elo0,elo1,alpha,beta`, e.g. `0,10,0.05,0.05`.
-    pub fn parse(text: &str) -> Result<Sprt, String> {
+    pub fn parse(text: &str) -> anyhow::Result<Sprt> {
         let parts: Vec<&str> = text.split(',').map(str::trim).collect();
-        if parts.len() != 4 {
-            return Err(format!(
-                "--sprt wants elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05), got '{text}'"
-            ));
-        }
+        ensure!(
+            parts.len() == 4,
+            "--sprt wants elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05), got '{text}'"
+        );
         let mut v = [0.0; 4];
         for (slot, part) in v.iter_mut().zip(&parts) {
             *slot = part
                 .parse::<f64>()
                 .ok()
                 .filter(|x| x.is_finite())
-                .ok_or_else(|| format!("--sprt: '{part}' is not a number"))?;
+                .ok_or_else(|| anyhow!("--sprt: '{part}' is not a number"))?;
         }
         let [elo0, elo1, alpha, beta] = v;
-        if elo0 >= elo1 {
-            return Err(format!("--sprt: elo0 ({elo0}) must be below elo1 ({elo1})"));
-        }
+        ensure!(
+            elo0 < elo1,
+            "--sprt: elo0 ({elo0}) must be below elo1 ({elo1})"
+        );
         for (name, p) in [("alpha", alpha), ("beta", beta)] {
-            if !(p > 0.0 && p < 0.5) {
-                return Err(format!(
-                    "--sprt: {name} ({p}) must lie strictly between 0 and 0.5"
-                ));
-            }
+            ensure!(
+                p > 0.0 && p < 0.5,
+                "--sprt: {name} ({p}) must lie strictly between 0 and 0.5"
+            );
         }
         Ok(Sprt {
             elo0,

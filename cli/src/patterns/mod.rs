@@ -9,6 +9,7 @@
 pub mod mm;
 pub mod train;
 
+use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use kosumi::search::patterns::Model;
 use rand::rngs::StdRng;
@@ -90,7 +91,7 @@ fn parse_share(s: &str) -> Result<f64, String> {
 pub fn for_each_game(
     paths: &[PathBuf],
     mut f: impl FnMut(&str, &[u8]) -> bool,
-) -> Result<(), String> {
+) -> anyhow::Result<()> {
     for path in paths {
         if !visit(path, &mut f)? {
             break;
@@ -108,15 +109,15 @@ fn is_sgf(name: &str) -> bool {
     name.to_ascii_lowercase().ends_with(".sgf")
 }
 
-fn visit(path: &Path, f: &mut impl FnMut(&str, &[u8]) -> bool) -> Result<bool, String> {
-    let shown = path.display();
+fn visit(path: &Path, f: &mut impl FnMut(&str, &[u8]) -> bool) -> anyhow::Result<bool> {
+    let shown = || path.display().to_string();
     if path.is_dir() {
         let mut files = Vec::new();
         let mut stack = vec![path.to_path_buf()];
         while let Some(dir) = stack.pop() {
-            let rd = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            for entry in rd {
-                let p = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
+            let shown = || dir.display().to_string();
+            for entry in std::fs::read_dir(&dir).with_context(shown)? {
+                let p = entry.with_context(shown)?.path();
                 if p.is_dir() {
                     stack.push(p);
                 } else if is_sgf(&p.to_string_lossy()) || is_archive(&p) {
@@ -132,12 +133,11 @@ fn visit(path: &Path, f: &mut impl FnMut(&str, &[u8]) -> bool) -> Result<bool, S
         }
         Ok(true)
     } else if is_archive(path) {
-        let file = std::fs::File::open(path).map_err(|e| format!("{shown}: {e}"))?;
+        let file = std::fs::File::open(path).with_context(shown)?;
         let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(file));
-        let entries = archive.entries().map_err(|e| format!("{shown}: {e}"))?;
         let mut bytes = Vec::new();
-        for entry in entries {
-            let mut entry = entry.map_err(|e| format!("{shown}: {e}"))?;
+        for entry in archive.entries().with_context(shown)? {
+            let mut entry = entry.with_context(shown)?;
             let name = entry
                 .path()
                 .map(|p| p.to_string_lossy().into_owned())
@@ -148,19 +148,20 @@ fn visit(path: &Path, f: &mut impl FnMut(&str, &[u8]) -> bool) -> Result<bool, S
             bytes.clear();
             entry
                 .read_to_end(&mut bytes)
-                .map_err(|e| format!("{shown}: {name}: {e}"))?;
+                .with_context(|| format!("{}: {name}", shown()))?;
             if !f(&name, &bytes) {
                 return Ok(false);
             }
         }
         Ok(true)
     } else if path.is_file() {
-        let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
+        let bytes = std::fs::read(path).with_context(shown)?;
         Ok(f(&path.to_string_lossy(), &bytes))
     } else {
-        Err(format!(
-            "{shown}: not a folder, an .sgf file or a .tar.gz archive"
-        ))
+        bail!(
+            "{}: not a folder, an .sgf file or a .tar.gz archive",
+            shown()
+        )
     }
 }
 
@@ -230,29 +231,31 @@ pub fn train(args: &TrainArgs) -> i32 {
     match train_inner(args) {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("kosumi train-patterns: {e}");
+            eprintln!("kosumi train-patterns: {e:#}");
             1
         }
     }
 }
 
-/// Names of the training games (held-out ones left out), up to `max`.
-fn training_count(paths: &[PathBuf], max: Option<usize>) -> Result<usize, String> {
+/// How many games under `paths` `take` picks by name, up to `max`.
+fn count_games(
+    paths: &[PathBuf],
+    take: impl Fn(&str) -> bool,
+    max: Option<usize>,
+) -> anyhow::Result<usize> {
     let mut n = 0;
     for_each_game(paths, |name, _| {
-        if !is_held_out(name) {
-            n += 1;
-        }
+        n += usize::from(take(name));
         max.is_none_or(|m| n < m)
     })?;
     Ok(n)
 }
 
-fn train_inner(args: &TrainArgs) -> Result<(), String> {
+fn train_inner(args: &TrainArgs) -> anyhow::Result<()> {
     let start = Instant::now();
-    let total = training_count(&args.games, args.max_games)?;
+    let total = count_games(&args.games, |name| !is_held_out(name), args.max_games)?;
     if total == 0 {
-        return Err("no training games found".into());
+        bail!("no training games found");
     }
     let mut trainer = Trainer::new();
     // Pass 1: large shapes of every played move.
@@ -309,7 +312,7 @@ fn train_inner(args: &TrainArgs) -> Result<(), String> {
         );
     });
     let bytes = model.to_bytes();
-    std::fs::write(&args.out, &bytes).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    std::fs::write(&args.out, &bytes).with_context(|| args.out.display().to_string())?;
     eprintln!(
         "wrote {} ({} bytes, {} features) in {:.0}s",
         args.out.display(),
@@ -337,7 +340,7 @@ pub fn run(args: &PatternsArgs) -> i32 {
                 0
             }
             Err(e) => {
-                eprintln!("kosumi patterns eval: {e}");
+                eprintln!("kosumi patterns eval: {e:#}");
                 1
             }
         },
@@ -345,26 +348,21 @@ pub fn run(args: &PatternsArgs) -> i32 {
 }
 
 /// Measures move prediction on the held-out games (or all with `all_games`).
-pub fn eval(args: &EvalArgs) -> Result<Accuracy, String> {
+pub fn eval(args: &EvalArgs) -> anyhow::Result<Accuracy> {
     let model = match &args.weights {
-        Some(path) => std::sync::Arc::new(Model::load(path).map_err(|e| e.to_string())?),
+        Some(path) => std::sync::Arc::new(Model::load(path)?),
         None => Model::embedded(),
     };
-    let mut total = 0;
-    for_each_game(&args.games, |name, _| {
-        if args.all_games || is_held_out(name) {
-            total += 1;
-        }
-        args.max_games.is_none_or(|m| total < m)
-    })?;
+    let take = |name: &str| args.all_games || is_held_out(name);
+    let total = count_games(&args.games, take, args.max_games)?;
     if total == 0 {
-        return Err("no games to measure on (held-out games are about 2% of a collection; --all-games measures on all)".into());
+        bail!("no games to measure on (held-out games are about 2% of a collection; --all-games measures on all)");
     }
     let mut acc = Accuracy::default();
     let mut progress = Progress::new("measuring", total);
     let mut done = 0;
     for_each_game(&args.games, |name, bytes| {
-        if !(args.all_games || is_held_out(name)) {
+        if !take(name) {
             return true;
         }
         let _ = evaluate_game(&model, bytes, &mut acc);

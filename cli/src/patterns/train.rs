@@ -7,6 +7,7 @@
 //! the same whichever archive or folder holds them.
 
 use super::mm::Dataset;
+use anyhow::{bail, Context as _};
 use fxhash::FxHashMap;
 use kosumi::board::{Board, Color, Game, Move, Point, Rules};
 use kosumi::search::patterns::features::{Context, MoveFeatures, GROUPS, GROUP_COUNT, PAT3_BASE};
@@ -64,17 +65,17 @@ impl Position<'_> {
 /// Games with setup after the root, White stones set up in the root or an
 /// illegal move are refused whole (nothing is called); Black stones set up
 /// in the root are handicap. Returns the number of moves.
-pub fn replay(bytes: &[u8], mut f: impl FnMut(&Position)) -> Result<usize, String> {
-    let record = GameRecord::from_sgf(bytes).map_err(|e| e.to_string())?;
+pub fn replay(bytes: &[u8], mut f: impl FnMut(&Position)) -> anyhow::Result<usize> {
+    let record = GameRecord::from_sgf(bytes)?;
     if !record.setup_white.is_empty() {
-        return Err("White stones set up".into());
+        bail!("White stones set up");
     }
     if record
         .events
         .iter()
         .any(|e| matches!(e, Event::Setup { .. }))
     {
-        return Err("setup after the root".into());
+        bail!("setup after the root");
     }
     let start = || {
         let mut g = Game::new(record.size, Rules::japanese());
@@ -87,7 +88,7 @@ pub fn replay(bytes: &[u8], mut f: impl FnMut(&Position)) -> Result<usize, Strin
     let mut game = start();
     for (i, (color, mv)) in record.moves().enumerate() {
         game.play(color, mv)
-            .map_err(|e| format!("move {}: {e}", i + 1))?;
+            .with_context(|| format!("move {}", i + 1))?;
     }
     let mut game = start();
     for (color, mv) in record.moves() {
@@ -165,7 +166,7 @@ impl Trainer {
     }
 
     /// First pass: counts the large shapes of every played move of a game.
-    pub fn count(&mut self, bytes: &[u8]) -> Result<usize, String> {
+    pub fn count(&mut self, bytes: &[u8]) -> anyhow::Result<usize> {
         let counts = &mut self.counts;
         let mut n = 0;
         let r = replay(bytes, |pos| {
@@ -204,9 +205,9 @@ impl Trainer {
         bytes: &[u8],
         sample: f64,
         rng: &mut StdRng,
-    ) -> Result<usize, String> {
+    ) -> anyhow::Result<usize> {
         let (Some(model), Some(data)) = (&self.model, &mut self.data) else {
-            return Err("keep_shapes must come before collect".into());
+            bail!("keep_shapes must come before collect");
         };
         let mut added = 0;
         replay(bytes, |pos| {
@@ -263,7 +264,7 @@ impl Accuracy {
 }
 
 /// Measures how well `model` predicts the moves of a game (every position).
-pub fn evaluate_game(model: &Model, bytes: &[u8], acc: &mut Accuracy) -> Result<usize, String> {
+pub fn evaluate_game(model: &Model, bytes: &[u8], acc: &mut Accuracy) -> anyhow::Result<usize> {
     let mut n = 0;
     replay(bytes, |pos| {
         let (feats, _, winner) = candidates(model, pos);

@@ -11,7 +11,7 @@ const ORANGE: RGBColor = RGBColor(220, 110, 20);
 const GREY: RGBColor = RGBColor(150, 150, 150);
 
 /// Draws the chart of `r` into `path`.
-pub fn draw(r: &Review, path: &Path) -> Result<(), Box<dyn std::error::Error>> {
+pub fn draw(r: &Review, path: &Path) -> anyhow::Result<()> {
     let n = r.black.len().saturating_sub(1).max(1) as i32;
     // Black's view after each move, as the move comments give it.
     let series: Vec<(f64, f64)> = r.black[..1]

@@ -13,6 +13,7 @@ mod sgf_out;
 
 use super::analysis::pool::{Pool, Report, Sink};
 use super::analysis::query::{Defaults, Perspective, Position, Settings};
+use anyhow::{anyhow, Context};
 use clap::Args;
 use kosumi::board::{Color, Move, Rules, Vertex, DEFAULT_SEED};
 use kosumi::search::patterns::Model;
@@ -131,11 +132,8 @@ fn black_view(a: &Analysis, to_move: Color) -> (f64, f64) {
 }
 
 /// Searches every position of `record` and judges every move.
-pub fn review(record: GameRecord, args: &ReviewArgs) -> Result<Review, String> {
-    let rules = match &args.rules {
-        Some(r) => Some(Rules::parse(r).map_err(|e| e.to_string())?),
-        None => None,
-    };
+pub fn review(record: GameRecord, args: &ReviewArgs) -> anyhow::Result<Review> {
+    let rules = args.rules.as_deref().map(Rules::parse).transpose()?;
     let moves: Vec<(Color, Move)> = record.moves().collect();
     let n = moves.len();
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
@@ -160,10 +158,8 @@ pub fn review(record: GameRecord, args: &ReviewArgs) -> Result<Review, String> {
     });
     // Each position holds its game's history: build them as the workers
     // need them rather than all at once.
-    let position = |turn: usize| -> Result<Position, String> {
-        let mut game = record
-            .to_game(rules, Rules::japanese(), Some(turn + 1))
-            .map_err(|e| e.to_string())?;
+    let position = |turn: usize| -> anyhow::Result<Position> {
+        let mut game = record.to_game(rules, Rules::japanese(), Some(turn + 1))?;
         if let Some(k) = args.komi {
             game.set_komi(k);
         }
@@ -178,9 +174,7 @@ pub fn review(record: GameRecord, args: &ReviewArgs) -> Result<Review, String> {
         })
     };
     // An illegal move anywhere is an error before any search.
-    record
-        .to_game(rules, Rules::japanese(), None)
-        .map_err(|e| e.to_string())?;
+    record.to_game(rules, Rules::japanese(), None)?;
     let first = position(0)?;
     let mut to_moves = vec![first.to_move];
     let results: Arc<Mutex<Vec<Option<Analysis>>>> = Arc::new(Mutex::new(vec![None; n + 1]));
@@ -240,8 +234,8 @@ pub fn review(record: GameRecord, args: &ReviewArgs) -> Result<Review, String> {
     let results = std::mem::take(&mut *results.lock().unwrap_or_else(|e| e.into_inner()));
     let analyses: Vec<Analysis> = results
         .into_iter()
-        .map(|a| a.ok_or("a position was not analysed"))
-        .collect::<Result<_, _>>()?;
+        .map(|a| a.ok_or_else(|| anyhow!("a position was not analysed")))
+        .collect::<anyhow::Result<_>>()?;
     let black: Vec<(f64, f64)> = analyses
         .iter()
         .zip(&to_moves)
@@ -377,20 +371,20 @@ pub fn run(args: &ReviewArgs) -> i32 {
         eprintln!("kosumi review: --time must be a positive number of seconds");
         return 2;
     }
-    let bytes = match std::fs::read(&args.game) {
-        Ok(b) => b,
+    match write_review(args) {
+        Ok(()) => 0,
         Err(e) => {
-            eprintln!("kosumi review: cannot read {}: {e}", args.game.display());
-            return 1;
+            eprintln!("kosumi review: {e:#}");
+            1
         }
-    };
-    let record = match GameRecord::from_sgf(&bytes) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("kosumi review: {}: {e}", args.game.display());
-            return 1;
-        }
-    };
+    }
+}
+
+/// Reviews the game and writes the annotated SGF (and the chart).
+fn write_review(args: &ReviewArgs) -> anyhow::Result<()> {
+    let game = args.game.display();
+    let bytes = std::fs::read(&args.game).with_context(|| format!("cannot read {game}"))?;
+    let record = GameRecord::from_sgf(&bytes).with_context(|| game.to_string())?;
     // Unwritable outputs are found before the search, not after it.
     let out = args.out.clone().unwrap_or_else(|| default_out(&args.game));
     for path in std::iter::once(&out).chain(args.chart.as_ref()) {
@@ -398,28 +392,14 @@ pub fn run(args: &ReviewArgs) -> i32 {
             .append(true)
             .create(true)
             .open(path);
-        if let Err(e) = probe {
-            eprintln!("kosumi review: cannot write {}: {e}", path.display());
-            return 1;
-        }
+        probe.with_context(|| format!("cannot write {}", path.display()))?;
     }
     let start = Instant::now();
-    let review = match review(record, args) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("kosumi review: {}: {e}", args.game.display());
-            return 1;
-        }
-    };
-    if let Err(e) = std::fs::write(&out, sgf_out::write(&review, args.top)) {
-        eprintln!("kosumi review: cannot write {}: {e}", out.display());
-        return 1;
-    }
+    let review = review(record, args).with_context(|| game.to_string())?;
+    std::fs::write(&out, sgf_out::write(&review, args.top))
+        .with_context(|| format!("cannot write {}", out.display()))?;
     if let Some(path) = &args.chart {
-        if let Err(e) = chart::draw(&review, path) {
-            eprintln!("kosumi review: cannot draw {}: {e}", path.display());
-            return 1;
-        }
+        chart::draw(&review, path).with_context(|| format!("cannot draw {}", path.display()))?;
     }
     if !args.quiet {
         let mistakes = review.moves.iter().filter(|m| m.mistake).count();
@@ -435,7 +415,7 @@ pub fn run(args: &ReviewArgs) -> i32 {
             out.display()
         );
     }
-    0
+    Ok(())
 }
 
 /// `B R3`-style name of a move.

@@ -10,6 +10,7 @@ use super::reference_cache::ReferenceCache;
 use super::source::GameFile;
 use super::{groups, judge, marked_sgf, readings, Options};
 use crate::client::{Client, StderrMode};
+use anyhow::{anyhow, bail, ensure, Context};
 use kosumi::board::{GameResult, Rules};
 use kosumi::score::{self, PointStatus, Score};
 use kosumi::sgf::GameRecord;
@@ -160,8 +161,8 @@ impl ListReport {
 
 /// One game's outcome.
 struct Outcome {
-    result: Result<Counted, String>,
-    gnugo: Option<Result<(f64, Duration), String>>,
+    result: anyhow::Result<Counted>,
+    gnugo: Option<anyhow::Result<(f64, Duration)>>,
 }
 
 struct Counted {
@@ -209,7 +210,7 @@ pub fn check_games(games: &[GameFile], opts: &Options, check: &CheckOptions) -> 
             Ok(c) => c,
             Err(e) => {
                 report.ours.errors += 1;
-                report.lines.push(format!("error {name}: {e}"));
+                report.lines.push(format!("error {name}: {e:#}"));
                 continue;
             }
         };
@@ -224,7 +225,7 @@ pub fn check_games(games: &[GameFile], opts: &Options, check: &CheckOptions) -> 
                 }
                 Err(e) => {
                     tally.errors += 1;
-                    report.lines.push(format!("gnugo error {name}: {e}"));
+                    report.lines.push(format!("gnugo error {name}: {e:#}"));
                 }
             }
         }
@@ -273,8 +274,8 @@ fn margin(m: f64) -> String {
 
 /// The record of a game with its result and territory marks taken out:
 /// what the counters see.
-fn blind_record(bytes: &[u8]) -> Result<(GameRecord, String), String> {
-    let mut record = GameRecord::from_sgf(bytes).map_err(|e| e.to_string())?;
+fn blind_record(bytes: &[u8]) -> anyhow::Result<(GameRecord, String)> {
+    let mut record = GameRecord::from_sgf(bytes)?;
     let re = record.result.take().unwrap_or_default();
     record.extra.retain(|(id, _)| id != "TB" && id != "TW");
     Ok((record, re))
@@ -286,36 +287,35 @@ fn count_one(
     check: &CheckOptions,
     reference: &mut Option<Client>,
 ) -> Outcome {
-    let prepared = game.sgf.clone().and_then(|bytes| {
-        let (record, re) = blind_record(&bytes)?;
-        let recorded = count_in(&re).ok_or_else(|| format!("RE[{re}] is not a count"))?;
-        Ok((record, re, recorded))
-    });
-    let result = match &prepared {
-        Ok((record, re, recorded)) => {
-            count_record(game, record, *recorded, opts, check).map(|(ours, flip, time, why)| {
-                Counted {
-                    ours,
-                    flip,
-                    recorded: *recorded,
-                    re: re.clone(),
-                    time,
-                    why,
-                }
-            })
+    let prepared = game
+        .sgf
+        .as_ref()
+        .map_err(|e| anyhow!("{e:#}"))
+        .and_then(|bytes| {
+            let (record, re) = blind_record(bytes)?;
+            let recorded = count_in(&re).ok_or_else(|| anyhow!("RE[{re}] is not a count"))?;
+            Ok((record, re, recorded))
+        });
+    let (record, re, recorded) = match prepared {
+        Ok(prepared) => prepared,
+        Err(e) => {
+            let (result, gnugo) = (Err(e), None);
+            return Outcome { result, gnugo };
         }
-        Err(e) => Err(e.clone()),
     };
-    let gnugo = match (&check.gnugo, &prepared) {
-        (Some(cmd), Ok((record, _, _))) => Some(reference_count(
-            cmd,
-            &game.name,
-            record,
-            check.gnugo_cache.as_deref(),
-            reference,
-        )),
-        _ => None,
-    };
+    let result =
+        count_record(game, &record, recorded, opts, check).map(|(ours, flip, time, why)| Counted {
+            ours,
+            flip,
+            recorded,
+            re,
+            time,
+            why,
+        });
+    let gnugo = check.gnugo.as_ref().map(|cmd| {
+        let cache = check.gnugo_cache.as_deref();
+        reference_count(cmd, &game.name, &record, cache, reference)
+    });
     Outcome { result, gnugo }
 }
 
@@ -328,10 +328,8 @@ fn count_record(
     recorded: f64,
     opts: &Options,
     check: &CheckOptions,
-) -> Result<(Score, Option<Flip>, Duration, Option<String>), String> {
-    let g = record
-        .to_game(opts.rules, Rules::japanese(), None)
-        .map_err(|e| e.to_string())?;
+) -> anyhow::Result<(Score, Option<Flip>, Duration, Option<String>)> {
+    let g = record.to_game(opts.rules, Rules::japanese(), None)?;
     let start = Instant::now();
     let j = judge(&g, opts);
     let breakdown = score::breakdown(&g, &j);
@@ -353,7 +351,7 @@ fn count_record(
             file.push_str(".sgf");
         }
         let text = marked_sgf(record, &g, &j, breakdown);
-        std::fs::write(dir.join(&file), text).map_err(|e| format!("{file}: {e}"))?;
+        std::fs::write(dir.join(&file), text).with_context(|| file.clone())?;
     }
     Ok((ours, flip, time, why))
 }
@@ -366,7 +364,7 @@ fn reference_count(
     record: &GameRecord,
     cache: Option<&ReferenceCache>,
     engine: &mut Option<Client>,
-) -> Result<(f64, Duration), String> {
+) -> anyhow::Result<(f64, Duration)> {
     let sgf = record.to_sgf();
     let Some(cache) = cache else {
         return ask_reference(command, &sgf, engine);
@@ -376,7 +374,7 @@ fn reference_count(
     }
     let answer = ask_reference(command, &sgf, engine)?;
     if let Err(e) = cache.put(name, &sgf, answer) {
-        eprintln!("kosumi score: {e}");
+        eprintln!("kosumi score: {e:#}");
     }
     Ok(answer)
 }
@@ -387,33 +385,27 @@ pub fn file_reference(
     command: &str,
     path: &std::path::Path,
     engine: &mut Option<Client>,
-) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    let (record, _) = blind_record(&bytes)?;
+) -> anyhow::Result<String> {
+    let (record, _) = blind_record(&std::fs::read(path)?)?;
     ask_reference(command, &record.to_sgf(), engine).map(|(m, _)| margin(m))
 }
 
 /// Whether `command` starts a GTP engine that lists `loadsgf` and
 /// `final_score`: asked once before a check, so that a missing or wrong
 /// engine is one clear error rather than one for every game.
-pub fn check_reference(command: &str) -> Result<(), String> {
-    let mut e = Client::start("gnugo", command, &StderrMode::Null).map_err(|e| e.to_string())?;
-    let listed = match e.send("list_commands", Duration::from_secs(30)) {
-        Ok(Ok(text)) => text,
-        Ok(Err(text)) => {
-            return Err(format!(
-                "`{command}` answered list_commands with `? {text}`"
-            ))
-        }
-        Err(err) => return Err(err.to_string()),
+pub fn check_reference(command: &str) -> anyhow::Result<()> {
+    let mut e = Client::start("gnugo", command, &StderrMode::Null)?;
+    let listed = match e.send("list_commands", Duration::from_secs(30))? {
+        Ok(text) => text,
+        Err(text) => bail!("`{command}` answered list_commands with `? {text}`"),
     };
     let _ = e.quit();
     let has = |name: &str| listed.lines().any(|l| l.trim() == name);
-    if has("loadsgf") && has("final_score") {
-        Ok(())
-    } else {
-        Err(format!("`{command}` does not list loadsgf and final_score"))
-    }
+    ensure!(
+        has("loadsgf") && has("final_score"),
+        "`{command}` does not list loadsgf and final_score"
+    );
+    Ok(())
 }
 
 /// How long the reference engine may take over one game.
@@ -425,10 +417,9 @@ fn ask_reference(
     command: &str,
     sgf: &str,
     engine: &mut Option<Client>,
-) -> Result<(f64, Duration), String> {
+) -> anyhow::Result<(f64, Duration)> {
     if engine.as_ref().is_none_or(|e| !e.is_alive()) {
-        *engine =
-            Some(Client::start("gnugo", command, &StderrMode::Null).map_err(|e| e.to_string())?);
+        *engine = Some(Client::start("gnugo", command, &StderrMode::Null)?);
     }
     let e = engine.as_mut().expect("started above");
     let id = std::thread::current().id();
@@ -437,19 +428,16 @@ fn ask_reference(
         std::process::id(),
         format!("{id:?}").replace(|c: char| !c.is_ascii_alphanumeric(), "")
     ));
-    std::fs::write(&path, sgf).map_err(|e| e.to_string())?;
+    std::fs::write(&path, sgf)?;
     let start = Instant::now();
-    let mut ask = |cmd: &str| -> Result<String, String> {
-        match e.send(cmd, REFERENCE_TIMEOUT) {
-            Ok(Ok(text)) => Ok(text),
-            Ok(Err(text)) => Err(format!("{cmd}: ? {text}")),
-            Err(err) => Err(err.to_string()),
-        }
+    let mut ask = |cmd: &str| {
+        let answer = e.send(cmd, REFERENCE_TIMEOUT)?;
+        answer.map_err(|text| anyhow!("{cmd}: ? {text}"))
     };
     let answer = ask(&format!("loadsgf {}", path.display())).and_then(|_| ask("final_score"));
     let _ = std::fs::remove_file(&path);
     let text = answer?;
-    let m = count_in(&text).ok_or_else(|| format!("final_score answered `{text}`"))?;
+    let m = count_in(&text).ok_or_else(|| anyhow!("final_score answered `{text}`"))?;
     Ok((m, start.elapsed()))
 }
 

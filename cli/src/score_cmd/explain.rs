@@ -100,8 +100,8 @@ mod tests {
         AW[hb][ag][bg][cg][dg][eg][fg][gg][hg][ig]\
         ;B[];W[])";
 
-    fn judged() -> (Game, Judgement) {
-        let record = GameRecord::from_sgf(GAME.as_bytes()).unwrap();
+    fn judged(sgf: &str) -> (Game, Judgement) {
+        let record = GameRecord::from_sgf(sgf.as_bytes()).unwrap();
         let game = record
             .to_game(None, kosumi::board::Rules::japanese(), None)
             .unwrap();
@@ -111,7 +111,7 @@ mod tests {
 
     #[test]
     fn names_the_dead_stone_the_players_left_on_the_board() {
-        let (game, j) = judged();
+        let (game, j) = judged(GAME);
         let ours = score::count(&game, &j).black_minus_white;
         // Left alive, the stone is no prisoner, its point no territory and
         // J8 turns neutral: three points less for Black.
@@ -128,12 +128,7 @@ mod tests {
 
     #[test]
     fn a_seki_call_is_one_of_the_flips() {
-        let sgf = include_str!("../../../gtp-tests/games/score-seki.sgf");
-        let record = GameRecord::from_sgf(sgf.as_bytes()).unwrap();
-        let game = record
-            .to_game(None, kosumi::board::Rules::japanese(), None)
-            .unwrap();
-        let j = kosumi::search::referee().judge(&game);
+        let (game, j) = judged(include_str!("../../../gtp-tests/games/score-seki.sgf"));
         let board = game.board();
         let a2 = kosumi::board::Point::new(0, 7);
         assert_eq!(a2.to_gtp(9), "A2");
@@ -159,7 +154,7 @@ mod tests {
 
     #[test]
     fn no_flip_when_no_single_chain_gives_the_record() {
-        let (game, j) = judged();
+        let (game, j) = judged(GAME);
         let ours = score::count(&game, &j).black_minus_white;
         assert_eq!(single_flip(&game, &j, ours + 0.5), None);
     }

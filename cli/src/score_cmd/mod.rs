@@ -11,6 +11,7 @@
 //! comparison: the scorer sees a [`Game`] built from the moves alone, never
 //! `RE`, `TB` or `TW`.
 
+use anyhow::{ensure, Context};
 use kosumi::board::{Bitboard, Board, Color, Game, Point, Rules, Scoring};
 use kosumi::score::{self, Breakdown, Judgement, Owner, PointStatus, Reason, Score};
 use kosumi::search::referee;
@@ -99,27 +100,28 @@ pub struct ScoreArgs {
 /// Runs the subcommand; returns the process exit status (0 ok, 1 on an
 /// unreadable file or bad option, 2 when nothing was given).
 pub fn run(args: &ScoreArgs) -> i32 {
-    let rules = match args.rules.as_deref().map(Rules::parse).transpose() {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("kosumi score: {e}");
-            return 1;
-        }
-    };
+    score(args).unwrap_or_else(|e| {
+        eprintln!("kosumi score: {e:#}");
+        1
+    })
+}
+
+fn score(args: &ScoreArgs) -> anyhow::Result<i32> {
+    let rules = args.rules.as_deref().map(Rules::parse).transpose()?;
     if args.files.is_empty() && args.list.is_none() && args.tsv.is_none() {
         eprintln!("kosumi score: give SGF files, --list FILE or --tsv FILE");
-        return 2;
+        return Ok(2);
     }
     if let Some(h) = args.half.as_deref() {
-        if h != "tune" && h != "validate" {
-            eprintln!("kosumi score: --half must be `tune` or `validate`, not `{h}`");
-            return 1;
-        }
+        ensure!(
+            h == "tune" || h == "validate",
+            "--half must be `tune` or `validate`, not `{h}`"
+        );
     }
-    if args.every == 0 || args.first == Some(0) {
-        eprintln!("kosumi score: --every and --first must be at least 1");
-        return 1;
-    }
+    ensure!(
+        args.every > 0 && args.first != Some(0),
+        "--every and --first must be at least 1"
+    );
     let opts = Options {
         rules,
         playouts: args.playouts,
@@ -127,16 +129,10 @@ pub fn run(args: &ScoreArgs) -> i32 {
     };
     let mut status = 0;
     if let Some(dir) = &args.sgf_out {
-        if let Err(e) = std::fs::create_dir_all(dir) {
-            eprintln!("kosumi score: {}: {e}", dir.display());
-            return 1;
-        }
+        std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
     }
     if let Some(command) = &args.gnugo {
-        if let Err(e) = check::check_reference(command) {
-            eprintln!("kosumi score: --gnugo: {e}");
-            return 1;
-        }
+        check::check_reference(command).context("--gnugo")?;
     }
     let mut reference = None;
     for path in &args.files {
@@ -146,7 +142,7 @@ pub fn run(args: &ScoreArgs) -> i32 {
                     None => String::new(),
                     Some(command) => match check::file_reference(command, path, &mut reference) {
                         Ok(m) => format!(" (gnugo {m})"),
-                        Err(e) => format!(" (gnugo: {e})"),
+                        Err(e) => format!(" (gnugo: {e:#})"),
                     },
                 };
                 outln!("{}: {}{gnugo}", path.display(), out.score);
@@ -168,7 +164,7 @@ pub fn run(args: &ScoreArgs) -> i32 {
                 }
             }
             Err(e) => {
-                eprintln!("kosumi score: {}: {e}", path.display());
+                eprintln!("kosumi score: {}: {e:#}", path.display());
                 status = 1;
             }
         }
@@ -180,40 +176,31 @@ pub fn run(args: &ScoreArgs) -> i32 {
         first: args.first,
     };
     let games = match (&args.list, &args.tsv) {
-        (Some(list), _) => source::from_list(list, &pick).map_err(|e| (list, e)),
+        (Some(list), _) => {
+            source::from_list(list, &pick).with_context(|| list.display().to_string())
+        }
         (None, Some(tsv)) => {
             let archives = args
                 .archives
                 .clone()
                 .unwrap_or_else(|| source::default_archives(tsv));
-            source::from_table(tsv, &archives, &pick).map_err(|e| (tsv, e))
+            source::from_table(tsv, &archives, &pick).with_context(|| tsv.display().to_string())
         }
-        (None, None) => return status,
-    };
-    match games {
-        Ok(games) => status = status.max(report(&games, &opts, args)),
-        Err((path, e)) => {
-            eprintln!("kosumi score: {}: {e}", path.display());
-            status = 1;
-        }
-    }
-    status
+        (None, None) => return Ok(status),
+    }?;
+    Ok(status.max(report(&games, &opts, args)?))
 }
 
 /// Checks the games against their results and prints the misses and the
 /// summary; 1 when some game could not be counted.
-fn report(games: &[GameFile], opts: &Options, args: &ScoreArgs) -> i32 {
+fn report(games: &[GameFile], opts: &Options, args: &ScoreArgs) -> anyhow::Result<i32> {
     let threads = args.threads.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
     let gnugo_cache = match (&args.gnugo_cache, &args.gnugo) {
-        (Some(path), Some(command)) => match ReferenceCache::open(path, command) {
-            Ok(cache) => Some(std::sync::Arc::new(cache)),
-            Err(e) => {
-                eprintln!("kosumi score: {e}");
-                return 1;
-            }
-        },
+        (Some(path), Some(command)) => {
+            Some(std::sync::Arc::new(ReferenceCache::open(path, command)?))
+        }
         _ => None,
     };
     let check = CheckOptions {
@@ -233,7 +220,7 @@ fn report(games: &[GameFile], opts: &Options, args: &ScoreArgs) -> i32 {
         outln!("{line}");
     }
     outln!("{}", report.summary());
-    i32::from(report.errors() > 0)
+    Ok(i32::from(report.errors() > 0))
 }
 
 /// How to count: rules override, playouts and seed (engine defaults when `None`).
@@ -272,12 +259,9 @@ fn judge(game: &Game, opts: &Options) -> score::Judgement {
 }
 
 /// Reads, judges and counts one SGF file.
-pub fn score_file(path: &Path, opts: &Options) -> Result<Counted, String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    let record = GameRecord::from_sgf(&bytes).map_err(|e| e.to_string())?;
-    let game = record
-        .to_game(opts.rules, Rules::japanese(), None)
-        .map_err(|e| e.to_string())?;
+pub fn score_file(path: &Path, opts: &Options) -> anyhow::Result<Counted> {
+    let record = GameRecord::from_sgf(&std::fs::read(path)?)?;
+    let game = record.to_game(opts.rules, Rules::japanese(), None)?;
     let start = Instant::now();
     let j = judge(&game, opts);
     let breakdown = score::breakdown(&game, &j);
@@ -418,7 +402,7 @@ fn chains(board: &Board) -> impl Iterator<Item = (Color, Point, Bitboard)> + '_ 
 
 /// Counts every game of a list file (SGF paths relative to its folder) and
 /// compares with its `RE[]`, using up to `threads` worker threads.
-pub fn check_list(list: &Path, opts: &Options, threads: usize) -> Result<ListReport, String> {
+pub fn check_list(list: &Path, opts: &Options, threads: usize) -> anyhow::Result<ListReport> {
     let pick = Pick::default();
     let games = source::from_list(list, &pick)?;
     let check = CheckOptions {

@@ -8,6 +8,7 @@
 //! its result and territory marks), the margin (Black minus White) and the
 //! seconds it took. Errors are not kept: the engine is asked again.
 
+use anyhow::{anyhow, bail, Context};
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -30,44 +31,36 @@ impl ReferenceCache {
     /// Opens the cache at `path` for `command`'s answers, creating it when
     /// missing. An error when the file holds another command's answers or
     /// a line that cannot be read.
-    pub fn open(path: &Path, command: &str) -> Result<ReferenceCache, String> {
-        let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    pub fn open(path: &Path, command: &str) -> anyhow::Result<ReferenceCache> {
+        ReferenceCache::read(path, command).with_context(|| path.display().to_string())
+    }
+
+    fn read(path: &Path, command: &str) -> anyhow::Result<ReferenceCache> {
         let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(e) => return Err(at(&e)),
+            read => read?,
         };
         let mut lines = text.lines();
         let mut known = HashMap::new();
-        match lines.next() {
+        match lines.next().map(|h| h.strip_prefix(HEADER)) {
             None => {}
-            Some(h) => match h.strip_prefix(HEADER) {
-                Some(c) if c == command => {}
-                Some(c) => {
-                    return Err(at(&format!(
-                        "holds the answers of `{c}`, not of `{command}`"
-                    )))
-                }
-                None => return Err(at(&"not a cache of reference answers")),
-            },
+            Some(Some(c)) if c == command => {}
+            Some(Some(c)) => bail!("holds the answers of `{c}`, not of `{command}`"),
+            Some(None) => bail!("not a cache of reference answers"),
         }
         for (n, line) in lines.enumerate() {
             if line.trim().is_empty() {
                 continue;
             }
-            let entry = parse_line(line)
-                .ok_or_else(|| at(&format!("line {}: cannot read `{line}`", n + 2)))?;
+            let entry =
+                parse_line(line).ok_or_else(|| anyhow!("line {}: cannot read `{line}`", n + 2))?;
             known.insert((entry.0, entry.1), (entry.2, entry.3));
         }
-        let mut file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|e| at(&e))?;
+        let mut file = OpenOptions::new().create(true).append(true).open(path)?;
         if text.is_empty() {
-            writeln!(file, "{HEADER}{command}").map_err(|e| at(&e))?;
+            writeln!(file, "{HEADER}{command}")?;
         } else if !text.ends_with('\n') {
-            writeln!(file).map_err(|e| at(&e))?;
+            writeln!(file)?;
         }
         Ok(ReferenceCache {
             path: path.to_path_buf(),
@@ -84,7 +77,7 @@ impl ReferenceCache {
 
     /// Keeps `answer` for the game `name` given as `record`; a name with a
     /// tab or a line break is not kept.
-    pub fn put(&self, name: &str, record: &str, answer: (f64, Duration)) -> Result<(), String> {
+    pub fn put(&self, name: &str, record: &str, answer: (f64, Duration)) -> anyhow::Result<()> {
         if name.contains(['\t', '\n', '\r']) {
             return Ok(());
         }
@@ -98,7 +91,7 @@ impl ReferenceCache {
         let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
         file.write_all(line.as_bytes())
             .and_then(|()| file.flush())
-            .map_err(|e| format!("{}: {e}", self.path.display()))?;
+            .with_context(|| self.path.display().to_string())?;
         let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
         known.insert(key, answer);
         Ok(())
@@ -142,7 +135,10 @@ mod tests {
         assert_eq!(cache.get("a.sgf", "(;SZ[9])"), Some(answer));
         // Another record under the same name is another game.
         assert_eq!(cache.get("a.sgf", "(;SZ[19])"), None);
-        let e = ReferenceCache::open(&path, "gnugo --mode gtp --level 1").unwrap_err();
+        let e = format!(
+            "{:#}",
+            ReferenceCache::open(&path, "gnugo --mode gtp --level 1").unwrap_err()
+        );
         assert!(
             e.ends_with(
                 "holds the answers of `gnugo --mode gtp`, not of `gnugo --mode gtp --level 1`"
@@ -156,10 +152,10 @@ mod tests {
     fn unreadable_caches_are_named_with_the_line() {
         let path = temp("bad");
         std::fs::write(&path, format!("{HEADER}g\na.sgf\tzz\t1\t2\n")).unwrap();
-        let e = ReferenceCache::open(&path, "g").unwrap_err();
+        let e = format!("{:#}", ReferenceCache::open(&path, "g").unwrap_err());
         assert!(e.ends_with("line 2: cannot read `a.sgf\tzz\t1\t2`"), "{e}");
         std::fs::write(&path, "some notes\n").unwrap();
-        let e = ReferenceCache::open(&path, "g").unwrap_err();
+        let e = format!("{:#}", ReferenceCache::open(&path, "g").unwrap_err());
         assert!(e.ends_with("not a cache of reference answers"), "{e}");
         std::fs::remove_file(&path).unwrap();
     }

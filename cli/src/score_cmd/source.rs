@@ -2,6 +2,7 @@
 //! the counted-games table (`kgs-counted.tsv`) whose games stay inside
 //! their `.tar.gz` archives and are read straight out of them.
 
+use anyhow::{anyhow, bail, ensure};
 use flate2::read::GzDecoder;
 use std::collections::HashMap;
 use std::io::Read;
@@ -13,7 +14,7 @@ pub struct GameFile {
     /// `archive:member` for archived games, the path for files.
     pub name: String,
     /// The SGF bytes.
-    pub sgf: Result<Vec<u8>, String>,
+    pub sgf: anyhow::Result<Vec<u8>>,
 }
 
 /// Which games of a source to take.
@@ -57,8 +58,8 @@ impl Pick<'_> {
 
 /// The SGF paths of a list file (one a line, relative to its folder; `#`
 /// starts a comment line), read into memory.
-pub fn from_list(list: &Path, pick: &Pick) -> Result<Vec<GameFile>, String> {
-    let text = std::fs::read_to_string(list).map_err(|e| e.to_string())?;
+pub fn from_list(list: &Path, pick: &Pick) -> anyhow::Result<Vec<GameFile>> {
+    let text = std::fs::read_to_string(list)?;
     let dir = list.parent().unwrap_or(Path::new("."));
     let paths: Vec<PathBuf> = text
         .lines()
@@ -71,7 +72,7 @@ pub fn from_list(list: &Path, pick: &Pick) -> Result<Vec<GameFile>, String> {
         .into_iter()
         .map(|p| GameFile {
             name: p.display().to_string(),
-            sgf: std::fs::read(&p).map_err(|e| e.to_string()),
+            sgf: std::fs::read(&p).map_err(Into::into),
         })
         .collect())
 }
@@ -88,7 +89,7 @@ pub struct Row {
 }
 
 /// Parses the table: `archive<TAB>member<TAB>half` per line, `#` comments.
-pub fn parse_table(text: &str) -> Result<Vec<Row>, String> {
+pub fn parse_table(text: &str) -> anyhow::Result<Vec<Row>> {
     let mut rows = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim_end_matches('\r');
@@ -97,11 +98,11 @@ pub fn parse_table(text: &str) -> Result<Vec<Row>, String> {
         }
         let cols: Vec<&str> = line.split('\t').collect();
         let [archive, member, half] = cols[..] else {
-            return Err(format!(
+            bail!(
                 "line {}: expected 3 tab-separated columns (archive, member, half), got {}",
                 n + 1,
                 cols.len()
-            ));
+            );
         };
         rows.push(Row {
             archive: archive.to_string(),
@@ -128,13 +129,10 @@ pub fn default_archives(table: &Path) -> PathBuf {
 /// archive is streamed once. Rows keep the table's order; a member missing
 /// from its archive, or an unreadable archive, becomes an error for that
 /// game.
-pub fn from_table(table: &Path, archives: &Path, pick: &Pick) -> Result<Vec<GameFile>, String> {
-    let text = std::fs::read_to_string(table).map_err(|e| e.to_string())?;
-    let rows = parse_table(&text)?;
+pub fn from_table(table: &Path, archives: &Path, pick: &Pick) -> anyhow::Result<Vec<GameFile>> {
+    let rows = parse_table(&std::fs::read_to_string(table)?)?;
     if let Some(h) = pick.half {
-        if !rows.iter().any(|r| r.half == h) {
-            return Err(format!("no rows of half `{h}`"));
-        }
+        ensure!(rows.iter().any(|r| r.half == h), "no rows of half `{h}`");
     }
     let rows = pick.apply(
         rows.into_iter()
@@ -149,18 +147,18 @@ pub fn from_table(table: &Path, archives: &Path, pick: &Pick) -> Result<Vec<Game
             .or_default()
             .insert(r.member.as_str(), i);
     }
-    let mut sgf: Vec<Option<Result<Vec<u8>, String>>> = vec![None; rows.len()];
+    let mut sgf: Vec<Option<anyhow::Result<Vec<u8>>>> = rows.iter().map(|_| None).collect();
     let mut names: Vec<&str> = wanted.keys().copied().collect();
     names.sort_unstable();
     for name in names {
         let members = &wanted[name];
         let path = archives.join(name);
         let read = std::fs::File::open(&path)
-            .map_err(|e| e.to_string())
+            .map_err(Into::into)
             .and_then(|f| read_members(f, members, &mut sgf));
         if let Err(e) = read {
             for &i in members.values() {
-                sgf[i].get_or_insert_with(|| Err(format!("{}: {e}", path.display())));
+                sgf[i].get_or_insert_with(|| Err(anyhow!("{}: {e:#}", path.display())));
             }
         }
     }
@@ -169,7 +167,7 @@ pub fn from_table(table: &Path, archives: &Path, pick: &Pick) -> Result<Vec<Game
         .zip(sgf)
         .map(|(r, s)| GameFile {
             name: format!("{}:{}", r.archive, r.member),
-            sgf: s.unwrap_or_else(|| Err("not in the archive".to_string())),
+            sgf: s.unwrap_or_else(|| Err(anyhow!("not in the archive"))),
         })
         .collect())
 }
@@ -179,13 +177,13 @@ pub fn from_table(table: &Path, archives: &Path, pick: &Pick) -> Result<Vec<Game
 fn read_members(
     file: impl Read,
     members: &HashMap<&str, usize>,
-    out: &mut [Option<Result<Vec<u8>, String>>],
-) -> Result<(), String> {
+    out: &mut [Option<anyhow::Result<Vec<u8>>>],
+) -> anyhow::Result<()> {
     let mut archive = tar::Archive::new(GzDecoder::new(file));
     let mut left = members.len();
-    for entry in archive.entries().map_err(|e| e.to_string())? {
-        let mut entry = entry.map_err(|e| e.to_string())?;
-        let path = entry.path().map_err(|e| e.to_string())?;
+    for entry in archive.entries()? {
+        let mut entry = entry?;
+        let path = entry.path()?;
         let Some(&i) = path.to_str().and_then(|p| members.get(p)) else {
             continue;
         };
@@ -197,7 +195,7 @@ fn read_members(
             entry
                 .read_to_end(&mut bytes)
                 .map(|_| bytes)
-                .map_err(|e| e.to_string()),
+                .map_err(Into::into),
         );
         left -= 1;
         if left == 0 {

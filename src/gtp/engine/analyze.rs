@@ -8,6 +8,7 @@ use crate::board::{Color, Move, Vertex};
 use crate::gtp::parse::{parse_color, parse_int, parse_vertex, Command};
 use crate::score::{self, PointStatus};
 use crate::search::{Analysis, Limits};
+use std::fmt;
 use std::io::{self, Write};
 use std::time::Duration;
 
@@ -53,19 +54,16 @@ impl Engine {
         Ok(Success(parts.join(" ")))
     }
 
-    fn analyze_stream(
+    /// `lz-analyze` and `kata-analyze`: a line per update until the next
+    /// command interrupts the search.
+    pub(super) fn cmd_analyze(
         &mut self,
         cmd: &Command,
         out: &mut dyn Write,
-        format: AnalyzeFormat,
     ) -> io::Result<Outcome> {
-        let args = match AnalyzeArgs::parse(&cmd.args, self.game.to_move(), self.size()) {
+        let args = match AnalyzeArgs::parse(cmd, self.game.to_move(), self.size()) {
             Ok(a) => a,
-            Err(e) => return Ok(Failure(e)),
-        };
-        let format = AnalyzeFormat {
-            ownership: args.ownership,
-            ..format
+            Err(e) => return Ok(Failure(e.to_string())),
         };
         write_header(out, cmd.id)?;
         self.begin_search(true);
@@ -89,7 +87,7 @@ impl Engine {
             .searcher
             .analyze(&game, color, limits, &stop, Some(args.interval), &mut |a| {
                 if failed.is_none() {
-                    if let Err(e) = write_analysis(out, a, format, size, color) {
+                    if let Err(e) = write_analysis(out, a, args.format, size, color) {
                         failed = Some(e);
                     }
                 }
@@ -104,74 +102,36 @@ impl Engine {
         Ok(Outcome::Streamed)
     }
 
-    pub(super) fn cmd_lz_analyze(
-        &mut self,
-        cmd: &Command,
-        out: &mut dyn Write,
-    ) -> io::Result<Outcome> {
-        self.analyze_stream(cmd, out, AnalyzeFormat::LZ)
-    }
-
-    pub(super) fn cmd_kata_analyze(
-        &mut self,
-        cmd: &Command,
-        out: &mut dyn Write,
-    ) -> io::Result<Outcome> {
-        self.analyze_stream(cmd, out, AnalyzeFormat::KATA)
-    }
-
-    fn genmove_stream(
-        &mut self,
-        cmd: &Command,
-        out: &mut dyn Write,
-        format: AnalyzeFormat,
-    ) -> io::Result<Outcome> {
-        if cmd.arg(0).is_none_or(|a| parse_color(a).is_err()) {
-            return Ok(Failure("invalid color".into()));
-        }
-        let args = match AnalyzeArgs::parse(&cmd.args, self.game.to_move(), self.size()) {
-            Ok(a) => a,
-            Err(e) => return Ok(Failure(e)),
-        };
-        let format = AnalyzeFormat {
-            ownership: args.ownership,
-            ..format
-        };
-        write_header(out, cmd.id)?;
-        let d = self.generate(args.color, true, false, Some((out, format, args.interval)))?;
-        // The final state of the search, so the stream always shows what the
-        // move was chosen from.
-        if let Some(a) = &self.last_analysis {
-            write_analysis(out, a, format, self.size(), args.color)?;
-        }
-        let text = format!("play {}\n\n", self.decision_text(d));
-        out.write_all(text.as_bytes())?;
-        out.flush()?;
-        Ok(Outcome::Streamed)
-    }
-
+    /// `genmove_analyze`, `lz-genmove_analyze` and `kata-genmove_analyze`:
+    /// a move chosen with the analysis lines of its search.
     pub(super) fn cmd_genmove_analyze(
         &mut self,
         cmd: &Command,
         out: &mut dyn Write,
     ) -> io::Result<Outcome> {
-        self.genmove_stream(cmd, out, AnalyzeFormat::LZ)
-    }
-
-    pub(super) fn cmd_lz_genmove_analyze(
-        &mut self,
-        cmd: &Command,
-        out: &mut dyn Write,
-    ) -> io::Result<Outcome> {
-        self.genmove_stream(cmd, out, AnalyzeFormat::LZ)
-    }
-
-    pub(super) fn cmd_kata_genmove_analyze(
-        &mut self,
-        cmd: &Command,
-        out: &mut dyn Write,
-    ) -> io::Result<Outcome> {
-        self.genmove_stream(cmd, out, AnalyzeFormat::KATA)
+        if cmd.arg(0).is_none_or(|a| parse_color(a).is_err()) {
+            return Ok(Failure("invalid color".into()));
+        }
+        let args = match AnalyzeArgs::parse(cmd, self.game.to_move(), self.size()) {
+            Ok(a) => a,
+            Err(e) => return Ok(Failure(e.to_string())),
+        };
+        write_header(out, cmd.id)?;
+        let d = self.generate(
+            args.color,
+            true,
+            false,
+            Some((out, args.format, args.interval)),
+        )?;
+        // The final state of the search, so the stream always shows what the
+        // move was chosen from.
+        if let Some(a) = &self.last_analysis {
+            write_analysis(out, a, args.format, self.size(), args.color)?;
+        }
+        let text = format!("play {}\n\n", self.decision_text(d));
+        out.write_all(text.as_bytes())?;
+        out.flush()?;
+        Ok(Outcome::Streamed)
     }
 
     pub(super) fn cmd_gogui_analyze_commands(
@@ -357,33 +317,63 @@ pub(super) struct AnalyzeFormat {
     ownership: bool,
 }
 
-impl AnalyzeFormat {
-    const LZ: AnalyzeFormat = AnalyzeFormat {
-        kata: false,
-        ownership: false,
-    };
-    const KATA: AnalyzeFormat = AnalyzeFormat {
-        kata: true,
-        ownership: false,
-    };
-}
-
 struct AnalyzeArgs {
     color: Color,
     interval: Duration,
-    ownership: bool,
+    /// KataGo's form for the `kata-` commands, Leela Zero's for the others.
+    format: AnalyzeFormat,
     /// `allow` and `avoid` lists: the colour they bind and its moves.
     allow: Vec<(Color, Move)>,
     avoid: Vec<(Color, Move)>,
 }
 
+/// Why the arguments of an analysis command were refused; the command's
+/// failure answer is the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AnalyzeArgError<'a> {
+    /// An `interval` that is not an integer.
+    Interval(&'a str),
+    /// An `ownership` that is not a boolean.
+    Ownership,
+    /// `allow` or `avoid` (the key) without its `vertices` or `depth`.
+    Missing(&'a str, &'static str),
+    /// An `allow` or `avoid` (the key) whose `color`, `depth` or `vertex`
+    /// does not parse, and its text.
+    Invalid(&'a str, &'static str, &'a str),
+    /// A key no analysis command takes.
+    Unknown(&'a str),
+}
+
+impl fmt::Display for AnalyzeArgError<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnalyzeArgError::Interval(v) => write!(f, "invalid interval '{v}'"),
+            AnalyzeArgError::Ownership => write!(f, "invalid ownership value"),
+            AnalyzeArgError::Missing(key, part) => write!(f, "missing {key} {part}"),
+            AnalyzeArgError::Invalid(key, part, v) => write!(f, "invalid {key} {part} '{v}'"),
+            AnalyzeArgError::Unknown(key) => write!(f, "invalid analyze argument '{key}'"),
+        }
+    }
+}
+
+impl std::error::Error for AnalyzeArgError<'_> {}
+
 impl AnalyzeArgs {
     /// `[color] [interval] [key value]...` as Leela Zero and KataGo take them.
-    fn parse(args: &[String], default: Color, size: usize) -> Result<AnalyzeArgs, String> {
+    fn parse(
+        cmd: &Command,
+        default: Color,
+        size: usize,
+    ) -> Result<AnalyzeArgs, AnalyzeArgError<'_>> {
+        use AnalyzeArgError::{Invalid, Missing};
+        let args = &cmd.args;
         let mut out = AnalyzeArgs {
             color: default,
             interval: Duration::from_millis(500),
-            ownership: false,
+            format: AnalyzeFormat {
+                kata: cmd.name.starts_with("kata-"),
+                ownership: false,
+            },
             allow: Vec::new(),
             avoid: Vec::new(),
         };
@@ -401,11 +391,11 @@ impl AnalyzeArgs {
             let value = args.get(i + 1).map(String::as_str);
             match (key, value) {
                 ("interval", Some(v)) => {
-                    let cs = parse_int(v).map_err(|_| format!("invalid interval '{v}'"))?;
+                    let cs = parse_int(v).map_err(|_| AnalyzeArgError::Interval(v))?;
                     out.interval = Duration::from_millis((cs.clamp(1, 100_000) * 10) as u64);
                 }
                 ("ownership", Some(v)) => {
-                    out.ownership = parse_bool(v).ok_or("invalid ownership value")?
+                    out.format.ownership = parse_bool(v).ok_or(AnalyzeArgError::Ownership)?
                 }
                 (
                     "minmoves" | "maxmoves" | "ownershipStdev" | "movesOwnership" | "pvVisits"
@@ -415,13 +405,12 @@ impl AnalyzeArgs {
                 ("allow" | "avoid", Some(c)) => {
                     // `allow|avoid <color> <vertex,vertex,...> <until depth>`:
                     // applied to the first move of that colour.
-                    let color = parse_color(c).map_err(|_| format!("invalid {key} color '{c}'"))?;
-                    let list = args.get(i + 2).ok_or(format!("missing {key} vertices"))?;
-                    let depth = args.get(i + 3).ok_or(format!("missing {key} depth"))?;
-                    parse_int(depth).map_err(|_| format!("invalid {key} depth '{depth}'"))?;
+                    let color = parse_color(c).map_err(|_| Invalid(key, "color", c))?;
+                    let list = args.get(i + 2).ok_or(Missing(key, "vertices"))?;
+                    let depth = args.get(i + 3).ok_or(Missing(key, "depth"))?;
+                    parse_int(depth).map_err(|_| Invalid(key, "depth", depth))?;
                     for v in list.split(',').filter(|v| !v.is_empty()) {
-                        let mv = parse_vertex(v, size)
-                            .map_err(|_| format!("invalid {key} vertex '{v}'"))?;
+                        let mv = parse_vertex(v, size).map_err(|_| Invalid(key, "vertex", v))?;
                         if key == "allow" {
                             out.allow.push((color, mv));
                         } else {
@@ -430,7 +419,7 @@ impl AnalyzeArgs {
                     }
                     i += 2;
                 }
-                _ => return Err(format!("invalid analyze argument '{key}'")),
+                _ => return Err(AnalyzeArgError::Unknown(key)),
             }
             i += 2;
         }

@@ -14,6 +14,7 @@ use crate::board::{fixed_handicap, Color, Game, Move, Point, Rules, Vertex, MAX_
 use crate::score::{count, Judgement, PointStatus};
 use crate::search::{referee, Analysis, Clock, Decision, Limits, SearchParams, Searcher};
 use crate::sgf::{Event, GameRecord};
+use std::error::Error;
 use std::io::{self, BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
@@ -65,15 +66,15 @@ const COMMANDS: &[Spec] = table! {
     "komi" => cmd_komi (1),
     "play" => cmd_play (2),
     "genmove" => cmd_genmove (1),
-    "reg_genmove" => cmd_reg_genmove (1),
+    "reg_genmove" => cmd_genmove (1),
     "undo" => cmd_undo (0),
     "gg-undo" => cmd_gg_undo (1),
     "showboard" => cmd_showboard (0),
     "final_score" => cmd_final_score (0),
     "final_status_list" => cmd_final_status_list (1),
-    "kgs-genmove_cleanup" => cmd_genmove_cleanup (1),
-    "fixed_handicap" => cmd_fixed_handicap (1),
-    "place_free_handicap" => cmd_place_free_handicap (1),
+    "kgs-genmove_cleanup" => cmd_genmove (1),
+    "fixed_handicap" => cmd_handicap (1),
+    "place_free_handicap" => cmd_handicap (1),
     "set_free_handicap" => cmd_set_free_handicap (999),
     "time_settings" => cmd_time_settings (3),
     "time_left" => cmd_time_left (3),
@@ -81,19 +82,19 @@ const COMMANDS: &[Spec] = table! {
     "kgs-rules" => cmd_kgs_rules (1),
     "loadsgf" => cmd_loadsgf (2),
     "printsgf" => cmd_printsgf (1),
-    "list_stones" => cmd_list_stones (1),
+    "list_stones" => cmd_points (1),
     "captures" => cmd_captures (1),
     "is_legal" => cmd_is_legal (2),
-    "all_legal" => cmd_all_legal (1),
+    "all_legal" => cmd_points (1),
     "color" => cmd_color (1),
-    "countlib" => cmd_countlib (1),
-    "findlib" => cmd_findlib (1),
+    "countlib" => cmd_liberties (1),
+    "findlib" => cmd_liberties (1),
     "top_moves" => cmd_top_moves (1),
-    "lz-analyze" => cmd_lz_analyze (999),
-    "kata-analyze" => cmd_kata_analyze (999),
+    "lz-analyze" => cmd_analyze (999),
+    "kata-analyze" => cmd_analyze (999),
     "genmove_analyze" => cmd_genmove_analyze (999),
-    "lz-genmove_analyze" => cmd_lz_genmove_analyze (999),
-    "kata-genmove_analyze" => cmd_kata_genmove_analyze (999),
+    "lz-genmove_analyze" => cmd_genmove_analyze (999),
+    "kata-genmove_analyze" => cmd_genmove_analyze (999),
     "gogui-analyze_commands" => cmd_gogui_analyze_commands (0),
     "gogui-interrupt" => cmd_gogui_interrupt (0),
     "kosumi-param" => cmd_param (2),
@@ -526,27 +527,14 @@ impl Engine {
         }
     }
 
+    /// `genmove`, `reg_genmove` (the move is not played) and
+    /// `kgs-genmove_cleanup` (dead stones are captured before passing).
     fn cmd_genmove(&mut self, cmd: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
         let Some(Ok(color)) = cmd.arg(0).map(parse_color) else {
             return Ok(Failure("invalid color".into()));
         };
-        let d = self.generate(color, true, false, None)?;
-        Ok(Success(self.decision_text(d)))
-    }
-
-    fn cmd_reg_genmove(&mut self, cmd: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
-        let Some(Ok(color)) = cmd.arg(0).map(parse_color) else {
-            return Ok(Failure("invalid color".into()));
-        };
-        let d = self.generate(color, false, false, None)?;
-        Ok(Success(self.decision_text(d)))
-    }
-
-    fn cmd_genmove_cleanup(&mut self, cmd: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
-        let Some(Ok(color)) = cmd.arg(0).map(parse_color) else {
-            return Ok(Failure("invalid color".into()));
-        };
-        let d = self.generate(color, true, true, None)?;
+        let (commit, cleanup) = (cmd.name != "reg_genmove", cmd.name == "kgs-genmove_cleanup");
+        let d = self.generate(color, commit, cleanup, None)?;
         Ok(Success(self.decision_text(d)))
     }
 
@@ -649,26 +637,9 @@ impl Engine {
         Ok(Success(self.points_text(points)))
     }
 
-    fn cmd_fixed_handicap(&mut self, cmd: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
-        let Some(Ok(n)) = cmd.arg(0).map(parse_int) else {
-            return Ok(Failure("invalid number of stones".into()));
-        };
-        if self.game.board().empty_count() != self.size() * self.size()
-            || !self.game.moves().is_empty()
-        {
-            return Ok(Failure("board not empty".into()));
-        }
-        let Some(points) = usize::try_from(n)
-            .ok()
-            .and_then(|n| fixed_handicap(self.size(), n))
-        else {
-            return Ok(Failure("invalid number of stones".into()));
-        };
-        self.game.place_handicap(&points);
-        Ok(Success(self.points_text(points)))
-    }
-
-    fn cmd_place_free_handicap(&mut self, cmd: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
+    /// `fixed_handicap` (the standard points) and `place_free_handicap`
+    /// (kosumi's choice): the stones are placed and listed.
+    fn cmd_handicap(&mut self, cmd: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
         let Some(Ok(n)) = cmd.arg(0).map(parse_int) else {
             return Ok(Failure("invalid number of stones".into()));
         };
@@ -678,11 +649,14 @@ impl Engine {
             return Ok(Failure("board not empty".into()));
         }
         let size = self.size();
-        let max = size * size - 1;
-        if n < 2 || n as usize > max {
+        let points = match usize::try_from(n) {
+            Ok(n) if cmd.name == "fixed_handicap" => fixed_handicap(size, n),
+            Ok(n) if (2..size * size).contains(&n) => Some(free_handicap(size, n)),
+            _ => None,
+        };
+        let Some(points) = points else {
             return Ok(Failure("invalid number of stones".into()));
-        }
-        let points = free_handicap(size, n as usize);
+        };
         self.game.place_handicap(&points);
         Ok(Success(self.points_text(points)))
     }
@@ -793,19 +767,9 @@ impl Engine {
             Some(Ok(n)) if n >= 1 => Some(n as usize),
             Some(_) => return Ok(Failure("cannot load file".into())),
         };
-        let record = match std::fs::read(path)
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| GameRecord::from_sgf(&bytes).map_err(|e| e.to_string()))
-        {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("loadsgf {path}: {e}");
-                return Ok(Failure("cannot load file".into()));
-            }
-        };
         // The file's rules and komi hold for this game only; without `RU`,
         // the engine's own rules.
-        match record.to_game(None, self.rules, limit) {
+        match load_sgf(path, self.rules, limit) {
             Ok(game) => {
                 self.game = game;
                 self.searcher.clear();
@@ -833,15 +797,23 @@ impl Engine {
         }
     }
 
-    fn cmd_list_stones(&mut self, cmd: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
+    /// `list_stones` and `all_legal`: a colour's stones, or its legal moves.
+    fn cmd_points(&mut self, cmd: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
         let Some(Ok(color)) = cmd.arg(0).map(parse_color) else {
             return Ok(Failure("invalid color".into()));
         };
-        let board = self.game.board();
-        let points: Vec<Point> = board
-            .points()
-            .filter(|&p| board.get(p) == Some(color))
-            .collect();
+        let (game, board) = (&self.game, self.game.board());
+        let points: Vec<Point> = if cmd.name == "list_stones" {
+            board
+                .points()
+                .filter(|&p| board.get(p) == Some(color))
+                .collect()
+        } else {
+            board
+                .points()
+                .filter(|&p| game.is_legal(color, Move::Play(p)))
+                .collect()
+        };
         Ok(Success(self.points_text(points)))
     }
 
@@ -856,26 +828,7 @@ impl Engine {
         let Ok((color, mv)) = parse_move(cmd.arg(0), cmd.arg(1), self.size()) else {
             return Ok(Failure("invalid color or coordinate".into()));
         };
-        Ok(Success(
-            if self.game.is_legal(color, mv) {
-                "1"
-            } else {
-                "0"
-            }
-            .into(),
-        ))
-    }
-
-    fn cmd_all_legal(&mut self, cmd: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
-        let Some(Ok(color)) = cmd.arg(0).map(parse_color) else {
-            return Ok(Failure("invalid color".into()));
-        };
-        let board = self.game.board();
-        let points: Vec<Point> = board
-            .points()
-            .filter(|&p| self.game.is_legal(color, Move::Play(p)))
-            .collect();
-        Ok(Success(self.points_text(points)))
+        Ok(Success(u8::from(self.game.is_legal(color, mv)).to_string()))
     }
 
     fn point_arg(&self, cmd: &Command) -> Result<Point, &'static str> {
@@ -900,26 +853,19 @@ impl Engine {
         ))
     }
 
-    fn cmd_countlib(&mut self, cmd: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
+    /// `countlib` and `findlib`: the liberties of the chain at a point,
+    /// counted or listed.
+    fn cmd_liberties(&mut self, cmd: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
         let p = match self.point_arg(cmd) {
             Ok(p) => p,
             Err(e) => return Ok(Failure(e.into())),
         };
-        if self.game.board().get(p).is_none() {
-            return Ok(Failure("vertex must not be empty".into()));
-        }
-        Ok(Success(self.game.board().liberty_count(p).to_string()))
-    }
-
-    fn cmd_findlib(&mut self, cmd: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
-        let p = match self.point_arg(cmd) {
-            Ok(p) => p,
-            Err(e) => return Ok(Failure(e.into())),
-        };
-        if self.game.board().get(p).is_none() {
-            return Ok(Failure("vertex must not be empty".into()));
-        }
-        Ok(Success(self.points_text(self.game.board().liberties(p))))
+        let board = self.game.board();
+        Ok(match board.get(p) {
+            None => Failure("vertex must not be empty".into()),
+            Some(_) if cmd.name == "countlib" => Success(board.liberty_count(p).to_string()),
+            Some(_) => Success(self.points_text(board.liberties(p))),
+        })
     }
 
     fn cmd_param(&mut self, cmd: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
@@ -1098,5 +1044,11 @@ pub fn record_from_game(game: &Game) -> GameRecord {
     record
 }
 
+/// The game of the SGF file at `path`, up to move `limit`; under `rules`
+/// when the file names none.
+fn load_sgf(path: &str, rules: Rules, limit: Option<usize>) -> Result<Game, Box<dyn Error>> {
+    let record = GameRecord::from_sgf(&std::fs::read(path)?)?;
+    Ok(record.to_game(None, rules, limit)?)
+}
 #[cfg(test)]
 mod tests;

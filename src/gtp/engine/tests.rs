@@ -24,22 +24,20 @@ fn table_drives_known_and_list() {
 #[test]
 fn play_and_errors() {
     let mut e = Engine::new(EngineOptions::default());
-    assert_eq!(run(&mut e, "boardsize 9"), "=\n\n");
-    assert_eq!(run(&mut e, "play b e5"), "=\n\n");
-    assert_eq!(run(&mut e, "play w E5"), "? illegal move\n\n");
-    assert_eq!(
-        run(&mut e, "play x e5"),
-        "? invalid color or coordinate\n\n"
-    );
-    assert_eq!(
-        run(&mut e, "play b j10"),
-        "? invalid color or coordinate\n\n"
-    );
-    assert_eq!(run(&mut e, "boardsize 26"), "? unacceptable size\n\n");
-    assert_eq!(run(&mut e, "undo"), "=\n\n");
-    assert_eq!(run(&mut e, "undo"), "? cannot undo\n\n");
-    assert_eq!(run(&mut e, "fixed_handicap 4"), "= C3 G7 C7 G3\n\n");
-    assert_eq!(run(&mut e, "fixed_handicap 2"), "? board not empty\n\n");
+    for (command, answer) in [
+        ("boardsize 9", "=\n\n"),
+        ("play b e5", "=\n\n"),
+        ("play w E5", "? illegal move\n\n"),
+        ("play x e5", "? invalid color or coordinate\n\n"),
+        ("play b j10", "? invalid color or coordinate\n\n"),
+        ("boardsize 26", "? unacceptable size\n\n"),
+        ("undo", "=\n\n"),
+        ("undo", "? cannot undo\n\n"),
+        ("fixed_handicap 4", "= C3 G7 C7 G3\n\n"),
+        ("fixed_handicap 2", "? board not empty\n\n"),
+    ] {
+        assert_eq!(run(&mut e, command), answer, "{command}");
+    }
 }
 
 #[test]

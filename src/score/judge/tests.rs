@@ -7,6 +7,18 @@ fn board() -> Board {
     crate::score::tests::groups_under_walls("..XXOX.X.")
 }
 
+/// Survival rates in the playouts: each chain's stones at its rate, every
+/// other point at 1.
+fn survival_rates(chains: &[(Bitboard, f64)]) -> Vec<f64> {
+    let mut survival = vec![1.0; crate::board::SLOTS];
+    for &(chain, rate) in chains {
+        for p in chain.iter() {
+            survival[p.index()] = rate;
+        }
+    }
+    survival
+}
+
 fn calls() -> Calls {
     Calls {
         status: vec![PointStatus::Alive; crate::board::SLOTS],
@@ -32,14 +44,7 @@ fn kill_eyeless_in(b: &Board, calls: &mut Calls, survival: &[f64], unsure: &mut 
 /// The playouts keep `black` (D1-F1) in 55% of them and White's chain
 /// in 60%.
 fn seki_survival(b: &Board, black: Bitboard) -> Vec<f64> {
-    let mut survival = vec![1.0; crate::board::SLOTS];
-    for p in black.iter() {
-        survival[p.index()] = 0.55;
-    }
-    for p in b.stones(Color::White).iter() {
-        survival[p.index()] = 0.6;
-    }
-    survival
+    survival_rates(&[(black, 0.55), (b.stones(Color::White), 0.6)])
 }
 
 /// [`kill_eyeless_in`] on [`crate::score::tests::seki_inside_wall`]
@@ -70,11 +75,8 @@ fn an_eyeless_chain_that_wins_its_race_lives() {
     let b = crate::score::tests::board_9x9(&rows);
     let mut calls = calls();
     let mut unsure = Vec::new();
-    let mut survival = vec![1.0; crate::board::SLOTS];
-    survival[Point::new(1, 8).index()] = 0.55;
-    for p in b.stones(Color::White).iter() {
-        survival[p.index()] = 0.6;
-    }
+    let b1 = Bitboard::single(Point::new(1, 8));
+    let survival = survival_rates(&[(b1, 0.55), (b.stones(Color::White), 0.6)]);
     kill_eyeless_in(&b, &mut calls, &survival, &mut unsure);
     let stones = b.stones(Color::Black) | b.stones(Color::White);
     assert!(stones
@@ -95,11 +97,8 @@ fn an_eyeless_chain_with_many_liberties_is_read() {
     let black = b.stones(Color::Black);
     let libs = b.liberties_bb(Point::new(1, 0));
     assert_eq!((black.count(), libs.count()), (12, 8));
-    let mut survival = vec![1.0; crate::board::SLOTS];
-    for p in black.iter() {
-        survival[p.index()] = 0.55;
-    }
-    survival[Point::new(4, 0).index()] = 0.6;
+    let e9 = Bitboard::single(Point::new(4, 0));
+    let survival = survival_rates(&[(black, 0.55), (e9, 0.6)]);
     let mut calls = calls();
     kill_eyeless_in(&b, &mut calls, &survival, &mut Vec::new());
     for p in black.iter() {
@@ -114,11 +113,8 @@ fn an_eyeless_chain_with_many_liberties_is_read() {
 fn a_seki_the_playouts_mostly_kill_is_read_back() {
     let (b, black) = crate::score::tests::seki_inside_wall(false);
     for (rate, want) in [(0.35, PointStatus::Seki), (0.25, PointStatus::Dead)] {
-        let mut survival = seki_survival(&b, black);
+        let survival = survival_rates(&[(black, rate), (b.stones(Color::White), 0.6)]);
         let mut calls = calls();
-        for p in black.iter() {
-            survival[p.index()] = rate;
-        }
         let percent = (100.0 * rate) as u8;
         calls.set(black, PointStatus::Dead, Reason::Playouts { percent });
         let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
@@ -178,13 +174,7 @@ fn a_seki_with_a_partner_the_playouts_keep_is_read_when_shaky() {
         (white, PointStatus::Seki),
         (Bitboard::EMPTY, PointStatus::Dead),
     ] {
-        let mut survival = vec![1.0; crate::board::SLOTS];
-        for p in white.iter() {
-            survival[p.index()] = 0.9;
-        }
-        for p in black.iter() {
-            survival[p.index()] = 0.35;
-        }
+        let survival = survival_rates(&[(white, 0.9), (black, 0.35)]);
         let mut calls = calls();
         calls.set(black, PointStatus::Dead, Reason::Playouts { percent: 35 });
         let reading = confirm::Allowance::new(confirm::READING_ALLOWANCE);
@@ -223,12 +213,10 @@ fn of_two_chains_the_playouts_half_kill_the_one_that_captures_lives() {
     let b = crate::score::tests::board_9x9(&rows);
     let white = Bitboard::flood_fill(Bitboard::single(Point::new(1, 6)), b.stones(Color::White));
     let black = Bitboard::flood_fill(Bitboard::single(Point::new(6, 6)), b.stones(Color::Black));
-    let mut survival = vec![1.0; crate::board::SLOTS];
+    let rates = [(white, 0.5), (black, 0.49)];
+    let survival = survival_rates(&rates);
     let mut calls = calls();
-    for (chain, rate) in [(white, 0.5), (black, 0.49)] {
-        for p in chain.iter() {
-            survival[p.index()] = rate;
-        }
+    for (chain, rate) in rates {
         let percent = (100.0 * rate) as u8;
         calls.set(chain, PointStatus::Dead, Reason::Playouts { percent });
     }
@@ -264,10 +252,7 @@ fn an_eyeless_chain_that_loses_its_race_is_dead() {
 #[test]
 fn a_group_with_one_eye_the_playouts_half_keep_is_dead() {
     let b = board();
-    let mut survival = vec![1.0; crate::board::SLOTS];
-    for p in b.stones(Color::Black).iter().filter(|p| p.y() >= 7) {
-        survival[p.index()] = 0.55;
-    }
+    let survival = survival_rates(&[(b.stones(Color::Black) & rectangle(0..9, 7..9), 0.55)]);
     let mut calls = calls();
     let mut unsure = vec![Point::new(0, 7)];
     kill_eyeless_in(&b, &mut calls, &survival, &mut unsure);
@@ -299,10 +284,7 @@ fn an_eye_space_too_big_to_read_is_searched() {
     ];
     let b = crate::score::tests::board_9x9(&rows);
     let group = b.stones(Color::Black) & !Bitboard::from_iter((0..9).map(|x| Point::new(x, 2)));
-    let mut survival = vec![1.0; crate::board::SLOTS];
-    for p in group.iter() {
-        survival[p.index()] = 0.7;
-    }
+    let survival = survival_rates(&[(group, 0.7)]);
     // The calls, the chains killed and the readings, with no chain safe
     // or shaky.
     let read = |survival: &[f64]| {
@@ -429,10 +411,7 @@ fn open_points_are_the_empty_areas_both_colours_touch() {
 #[test]
 fn on_an_open_board_a_one_eyed_group_the_playouts_mostly_keep_is_dead() {
     for (b, dead) in [(board(), false), (open_board(), true)] {
-        let mut survival = vec![1.0; crate::board::SLOTS];
-        for p in b.stones(Color::Black).iter().filter(|p| p.y() >= 7) {
-            survival[p.index()] = 0.7;
-        }
+        let survival = survival_rates(&[(b.stones(Color::Black) & rectangle(0..9, 7..9), 0.7)]);
         let mut calls = calls();
         let mut unsure = Vec::new();
         kill_eyeless_in(&b, &mut calls, &survival, &mut unsure);
@@ -454,10 +433,9 @@ fn on_an_open_board_a_one_eyed_group_the_playouts_mostly_keep_is_dead() {
 #[test]
 fn a_group_one_of_whose_chains_the_playouts_keep_is_left_alone() {
     let b = board();
-    let mut survival = vec![1.0; crate::board::SLOTS];
-    for p in b.stones(Color::Black).iter().filter(|p| p.y() >= 7) {
-        survival[p.index()] = if p.x() == 2 && p.y() == 8 { 0.7 } else { 0.55 };
-    }
+    let bottom = b.stones(Color::Black) & rectangle(0..9, 7..9);
+    let c1 = Bitboard::single(Point::new(2, 8));
+    let survival = survival_rates(&[(bottom, 0.55), (c1, 0.7)]);
     let mut calls = calls();
     let mut unsure = Vec::new();
     kill_eyeless_in(&b, &mut calls, &survival, &mut unsure);

@@ -27,6 +27,14 @@ pub struct Group {
     pub levels: u32,
 }
 
+impl Group {
+    /// The group `name` of `levels` levels whose ids follow this one's.
+    const fn then(self, name: &'static str, levels: u32) -> Group {
+        let base = self.base + self.levels;
+        Group { name, base, levels }
+    }
+}
+
 /// Pass: 0 plain, 1 right after the opponent passed.
 pub const PASS: Group = Group {
     name: "pass",
@@ -37,63 +45,31 @@ pub const PASS: Group = Group {
 /// saves_own`, size classes 1, 2-3 and 4+ stones; `takes_last` when the
 /// previous move's chain is captured, `saves_own` when an own chain next to
 /// the move was in atari.
-pub const CAPTURE: Group = Group {
-    name: "capture",
-    base: 2,
-    levels: 13,
-};
+pub const CAPTURE: Group = PASS.then("capture", 13);
 /// Escape from atari by extension: `liberties_class + 3 * next_to_last`,
 /// classes: caught in a ladder (two liberties), two liberties free, three or
 /// more; `next_to_last` when the chain touches the previous move.
-pub const ESCAPE: Group = Group {
-    name: "escape",
-    base: 15,
-    levels: 6,
-};
+pub const ESCAPE: Group = CAPTURE.then("escape", 6);
 /// Self-atari (the new chain has one liberty, no ko capture): chain of 1,
 /// 2-5, 6+ stones.
-pub const SELF_ATARI: Group = Group {
-    name: "self-atari",
-    base: 21,
-    levels: 3,
-};
+pub const SELF_ATARI: Group = ESCAPE.then("self-atari", 3);
 /// Atari: 0 while a ko is on the board; else `1 + caught + 2 * (chain of two
 /// or more stones)`, `caught` when extending does not escape (a ladder).
-pub const ATARI: Group = Group {
-    name: "atari",
-    base: 24,
-    levels: 5,
-};
+pub const ATARI: Group = SELF_ATARI.then("atari", 5);
 /// An own two-liberty chain next to the move gets 3 (level 0) or 4+
 /// (level 1) liberties.
-pub const EXTEND: Group = Group {
-    name: "extend",
-    base: 29,
-    levels: 2,
-};
+pub const EXTEND: Group = ATARI.then("extend", 2);
 /// Distance to the previous move, `dx + dy + max(dx, dy)`: levels for 2..=16
 /// and one for 17 or more.
-pub const DIST_LAST: Group = Group {
-    name: "dist-last",
-    base: 31,
-    levels: 16,
-};
+pub const DIST_LAST: Group = EXTEND.then("dist-last", 16);
 /// Distance to the move before the previous one, as [`DIST_LAST`].
-pub const DIST_LAST2: Group = Group {
-    name: "dist-last2",
-    base: 47,
-    levels: 16,
-};
+pub const DIST_LAST2: Group = DIST_LAST.then("dist-last2", 16);
 /// Line (0 for the edge, up to 4 for the fifth line and beyond), plus 5 when
 /// no stone is within Manhattan distance 2.
-pub const LINE: Group = Group {
-    name: "line",
-    base: 63,
-    levels: 10,
-};
+pub const LINE: Group = DIST_LAST2.then("line", 10);
 /// First id of the 3x3 shapes ([`pattern3_count`] of them), then the large
 /// shapes of a model.
-pub const PAT3_BASE: u32 = 73;
+pub const PAT3_BASE: u32 = LINE.base + LINE.levels;
 
 /// The fixed groups, in id order.
 pub const GROUPS: [Group; 9] = [
