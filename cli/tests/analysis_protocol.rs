@@ -120,11 +120,8 @@ fn every_field_error() {
         (without("rules"), "rules", "Must specify rules string, such as \"chinese\" or \"tromp-taylor\", or a JSON object with detailed rules parameters."),
         (with(json!({"rules": "klingon"})), "rules", "Could not parse rules: klingon"),
         (with(json!({"rules": {"ko": "SOMETIMES"}})), "rules", "Could not parse rules: {\"ko\":\"SOMETIMES\"}"),
-        (with(json!({"rules": "stone-scoring"})), "rules", "kosumi cannot play rules with group tax (tax ALL: stone scoring, ancient territory)"),
-        (with(json!({"rules": "aga-button"})), "rules", "kosumi cannot play the button rule (hasButton)"),
-        (with(json!({"rules": {"scoring": "TERRITORY", "suicide": true}})), "rules", "kosumi cannot play territory scoring with multi-stone suicide"),
-        (with(json!({"komi": 200})), "komi", "Must be a integer or half-integer from -150.0 to 150.0"),
-        (with(json!({"komi": 6.3})), "komi", "Must be a integer or half-integer from -150.0 to 150.0"),
+        (with(json!({"komi": 401})), "komi", "Must be a integer or half-integer from -400.0 to 400.0"),
+        (with(json!({"komi": 6.3})), "komi", "Must be a integer or half-integer from -400.0 to 400.0"),
         (with(json!({"whiteHandicapBonus": 1})), "whiteHandicapBonus", "Must be a string"),
         (with(json!({"whiteHandicapBonus": "N+1"})), "whiteHandicapBonus", "Could not parse white handicap bonus rule: N+1"),
         (with(json!({"overrideSettings": 3})), "overrideSettings", "Must be an object"),
@@ -301,12 +298,36 @@ fn setup_stones_initial_player_and_rules() {
         "aga",
         "bga",
         "new-zealand",
+        "new zealand",
         "tromp-taylor",
     ] {
         let r = one(with(json!({"rules": name, "maxVisits": 5})));
         assert_eq!(r.len(), 1, "{name}: {r:?}");
         assert!(r[0]["moveInfos"].is_array(), "{name}");
     }
+    // What kosumi cannot play exactly is analysed under the nearest rules,
+    // with a warning first, as KataGo warns of what it ignores.
+    for (rules, warning) in [
+        (
+            json!("stone_scoring"),
+            "kosumi plays these rules as chinese: group tax ALL (counted as NONE)",
+        ),
+        (
+            json!("aga-button"),
+            "kosumi plays these rules as aga: the button (not counted)",
+        ),
+        (
+            json!({"scoring": "TERRITORY", "suicide": true}),
+            "kosumi plays these rules as japanese: multi-stone suicide (played as illegal)",
+        ),
+    ] {
+        let r = one(with(json!({"rules": rules, "maxVisits": 5})));
+        assert_eq!(r.len(), 2, "{rules}: {r:?}");
+        assert_eq!(r[0], json!({"id":"q","field":"rules","warning":warning}));
+        assert!(r[1]["moveInfos"].is_array(), "{rules}");
+    }
+    let r = one(with(json!({"komi": 300, "maxVisits": 5})));
+    assert!(r[0]["moveInfos"].is_array(), "{r:?}");
 }
 
 #[test]

@@ -30,10 +30,12 @@ use super::policy::{KoFight, Policy, Prior};
 use super::replies::Replies;
 use super::time::Clock;
 use super::tree::{Arena, Node, EXPANDED, EXPANDING, LEAF, PASS, SCORE_ONE, VALUE_ONE};
-use super::{Analysis, Candidate, Decision, Limits, SearchParams};
+use super::{Analysis, Candidate, Decision, Limits, RootValues, SearchParams};
 use crate::board::{Bitboard, Board, Color, FastRng, Game, Move, Point, Vertex, SLOTS};
+use fxhash::FxHashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::*};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Own genmoves in a row below the resign threshold before resigning.
@@ -62,6 +64,7 @@ struct Control {
     /// Root moves the search may try (all when empty) and must not try.
     allow: Vec<Move>,
     avoid: Vec<Move>,
+    move_ownership: bool,
 }
 
 /// The tree kept between searches, rooted at `root_game`.
@@ -334,6 +337,7 @@ impl Searcher {
             early_stop: false,
             allow: limits.allow,
             avoid: limits.avoid,
+            move_ownership: limits.move_ownership,
         };
         self.search(game, color, ctl, false, stop, report_every, report)
     }
@@ -472,6 +476,9 @@ impl Searcher {
             external: stop,
             ownership: (0..SLOTS).map(|_| AtomicI64::new(0)).collect(),
             own_samples: AtomicU64::new(0),
+            root_spread: Spread::default(),
+            spread: (0..SLOTS).map(|_| Spread::default()).collect(),
+            move_own: ctl.move_ownership.then(|| Mutex::new(FxHashMap::default())),
             score_scale: 2.0 * size as f64,
             score_center,
             max_moves: 3 * size * size,
@@ -714,6 +721,13 @@ struct Shared<'a> {
     external: &'a AtomicBool,
     ownership: Vec<AtomicI64>,
     own_samples: AtomicU64,
+    /// The spread of this search's final scores at the root, and through
+    /// each root move (by move code).
+    root_spread: Spread,
+    spread: Vec<Spread>,
+    /// Ownership sums and samples through each root move (by move code),
+    /// when asked for.
+    move_own: Option<Mutex<FxHashMap<u16, (Vec<i64>, u64)>>>,
     score_scale: f64,
     /// Expected final score for Black, where the score term is steepest.
     score_center: f64,
@@ -727,6 +741,22 @@ impl Shared<'_> {
     #[inline]
     fn stopped(&self) -> bool {
         self.stop.load(Relaxed) || self.external.load(Relaxed)
+    }
+
+    /// The ownership map from the playouts through the root move `code`,
+    /// as [`Analysis::ownership`]; empty when not asked for or not seen.
+    fn move_ownership(&self, code: u16) -> Vec<f64> {
+        let Some(own) = &self.move_own else {
+            return Vec::new();
+        };
+        let own = own.lock().unwrap_or_else(|e| e.into_inner());
+        let Some((sums, n)) = own.get(&code).filter(|(_, n)| *n > 0) else {
+            return Vec::new();
+        };
+        self.root_board
+            .points()
+            .map(|p| sums[p.index()] as f64 / *n as f64)
+            .collect()
     }
 
     /// Root children that may be played, with their nodes.
@@ -829,6 +859,8 @@ impl Shared<'_> {
                     score_lead: c.mean_score(),
                     pv: pv_moves,
                     pv_visits,
+                    score_stdev: self.spread[c.mv.load(Relaxed) as usize].stdev(),
+                    ownership: self.move_ownership(c.mv.load(Relaxed)),
                 }
             })
             .collect();
@@ -857,15 +889,56 @@ impl Shared<'_> {
                 (code_move(c.mv.load(Relaxed)), n * v / prior_sum)
             })
             .collect();
+        // The root's node holds the values of the player who moved into it.
+        let root = self.arena.get(self.root);
+        let root = RootValues {
+            visits: root.visits() as u64,
+            winrate: 1.0 - root.winrate(),
+            score_lead: -root.mean_score(),
+            score_stdev: self.root_spread.stdev(),
+        };
         Analysis {
             playouts: self.done.load(Relaxed),
             elapsed,
             winrate,
             score_lead,
+            root,
             candidates,
             ownership,
             policy,
         }
+    }
+}
+
+/// Running sums of final scores, for their standard deviation.
+#[derive(Default)]
+struct Spread {
+    n: AtomicU64,
+    /// In [`SCORE_ONE`] units.
+    sum: AtomicI64,
+    /// Squares in [`SCORE_ONE`] units, divided by [`SCORE_ONE`]: below 2^63
+    /// for any number of playouts a search makes.
+    sum_sq: AtomicU64,
+}
+
+impl Spread {
+    #[inline]
+    fn add(&self, score: f64) {
+        let s = (score * SCORE_ONE) as i64;
+        self.n.fetch_add(1, Relaxed);
+        self.sum.fetch_add(s, Relaxed);
+        self.sum_sq
+            .fetch_add((s * s) as u64 / SCORE_ONE as u64, Relaxed);
+    }
+
+    fn stdev(&self) -> f64 {
+        let n = self.n.load(Relaxed) as f64;
+        if n < 2.0 {
+            return 0.0;
+        }
+        let mean = self.sum.load(Relaxed) as f64 / SCORE_ONE / n;
+        let mean_sq = self.sum_sq.load(Relaxed) as f64 / SCORE_ONE / n;
+        (mean_sq - mean * mean).max(0.0).sqrt()
     }
 }
 
@@ -902,6 +975,9 @@ struct Worker<'a> {
     first_at: Vec<u16>,
     own: Vec<i32>,
     own_samples: u64,
+    /// Ownership sums and samples through each root move this thread saw,
+    /// when the search measures them.
+    move_own: FxHashMap<u16, (Vec<i32>, u64)>,
     priors: Vec<(u16, Prior)>,
     /// Learned pattern strengths of the candidates, as `priors`.
     strengths: Vec<f32>,
@@ -923,6 +999,7 @@ impl<'a> Worker<'a> {
             first_at: vec![0; SLOTS],
             own: vec![0; SLOTS],
             own_samples: 0,
+            move_own: FxHashMap::default(),
             priors: Vec::with_capacity(SLOTS),
             strengths: Vec::with_capacity(SLOTS),
             ended: None,
@@ -943,6 +1020,16 @@ impl<'a> Worker<'a> {
         }
         self.sh.own_samples.fetch_add(self.own_samples, Relaxed);
         self.own_samples = 0;
+        if let Some(shared) = &self.sh.move_own {
+            let mut shared = shared.lock().unwrap_or_else(|e| e.into_inner());
+            for (code, (own, n)) in self.move_own.drain() {
+                let (sums, total) = shared.entry(code).or_insert_with(|| (vec![0; SLOTS], 0));
+                for (s, o) in sums.iter_mut().zip(own) {
+                    *s += o as i64;
+                }
+                *total += n;
+            }
+        }
     }
 
     /// One descent, playout and backup. `false` when the playout limit is reached.
@@ -1086,6 +1173,20 @@ impl<'a> Worker<'a> {
     fn count_area(&mut self) -> i32 {
         let size = self.board.size();
         let neutral = self.neutral_at_end();
+        // The root move this playout went through, when the search measures
+        // each move's ownership.
+        let mut by_move = match (&self.sh.move_own, self.path.get(1)) {
+            (Some(_), Some(&child)) => {
+                let code = self.sh.arena.get(child).mv.load(Relaxed);
+                let (own, n) = self
+                    .move_own
+                    .entry(code)
+                    .or_insert_with(|| (vec![0; SLOTS], 0));
+                *n += 1;
+                Some(own)
+            }
+            _ => None,
+        };
         let mut total = 0;
         for y in 0..size {
             for x in 0..size {
@@ -1109,6 +1210,9 @@ impl<'a> Worker<'a> {
                 };
                 total += o;
                 self.own[p.index()] += o;
+                if let Some(own) = by_move.as_mut() {
+                    own[p.index()] += o;
+                }
             }
         }
         self.own_samples += 1;
@@ -1163,6 +1267,10 @@ impl<'a> Worker<'a> {
                 (vw, ww, -score_black)
             }
         };
+        sh.root_spread.add(score_black);
+        if let Some(&child) = self.path.get(1) {
+            sh.spread[arena.get(child).mv.load(Relaxed) as usize].add(score_black);
+        }
         let root_mover = sh.color.opponent();
         for (d, &i) in self.path.iter().enumerate() {
             let mover = if d % 2 == 0 { root_mover } else { sh.color };

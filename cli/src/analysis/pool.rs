@@ -234,6 +234,7 @@ fn search(sh: &Shared, task: &Task) {
         time: s.base.max_time.map(Duration::from_secs_f64),
         allow: pick(&s.allow),
         avoid: pick(&s.avoid),
+        move_ownership: s.move_ownership,
     };
     // A fresh searcher per position: the result does not depend on which
     // worker took it or what it searched before.

@@ -1,10 +1,10 @@
 //! Analysis responses in KataGo's form, built from the search's [`Analysis`].
 //!
 //! kosumi has no neural network: the `raw*` fields of `rootInfo` repeat the
-//! search's own values, `scoreStdev` is not measured (0), `utility` is the
-//! win rate mapped to [-1, 1] as `kata-analyze` reports it, and the weights
-//! are the visit counts. They are there because clients written for
-//! KataGo expect them.
+//! root's own values, `scoreStdev` is the spread of the final scores of the
+//! playouts, `utility` is the win rate mapped to [-1, 1] as `kata-analyze`
+//! reports it, and the weights are the visit counts. They are there because
+//! clients written for KataGo expect them.
 
 use super::query::Position;
 use kosumi::board::{Board, Color, Move, Vertex};
@@ -38,6 +38,8 @@ struct MoveInfo {
     pv_visits: Option<Vec<u64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pv_edge_visits: Option<Vec<u64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ownership: Option<Vec<f64>>,
 }
 
 /// The position as a whole.
@@ -97,6 +99,14 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool) -> Value {
     let flip = s.base.perspective.flips(pos.to_move);
     let wr = |w: f64| if flip { 1.0 - w } else { w };
     let sc = |x: f64| if flip { -x } else { x };
+    // Ownership comes positive for Black; SIDETOMOVE and WHITE turn it.
+    let own_flip = match s.base.perspective {
+        super::query::Perspective::Black => false,
+        super::query::Perspective::White => true,
+        super::query::Perspective::SideToMove => pos.to_move == Color::White,
+    };
+    let own_view =
+        |own: &[f64]| -> Vec<f64> { own.iter().map(|&v| if own_flip { -v } else { v }).collect() };
     let name = |m: Move| Vertex::from_move(m, size).to_string();
     let move_infos = a
         .candidates
@@ -115,7 +125,7 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool) -> Value {
                 score_lead: sc(c.score_lead),
                 score_mean: sc(c.score_lead),
                 score_selfplay: sc(c.score_lead),
-                score_stdev: 0.0,
+                score_stdev: c.score_stdev,
                 prior: c.prior,
                 utility: sc(2.0 * c.winrate - 1.0),
                 lcb: wr(c.lcb),
@@ -127,20 +137,27 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool) -> Value {
                 pv: c.pv.iter().take(pv_len).map(|&m| name(m)).collect(),
                 pv_visits: s.pv_visits.then(|| pv_visits.clone()),
                 pv_edge_visits: s.pv_visits.then_some(pv_visits),
+                ownership: (s.move_ownership && c.ownership.len() == size * size)
+                    .then(|| own_view(&c.ownership)),
             }
         })
         .collect::<Vec<_>>();
-    let root_lcb = a.candidates.first().map_or(0.0, |c| c.lcb);
+    // The root's own values, as KataGo reports them: the mean over all its
+    // playouts, not the best move's.
+    let root = &a.root;
+    let n = root.visits.max(1) as f64;
+    let root_lcb =
+        (root.winrate - 1.96 * (root.winrate * (1.0 - root.winrate) / n).sqrt()).clamp(0.0, 1.0);
     let board = pos.game.board();
     let root_info = RootInfo {
-        winrate: wr(a.winrate),
-        score_lead: sc(a.score_lead),
-        score_selfplay: sc(a.score_lead),
-        score_stdev: 0.0,
-        utility: sc(2.0 * a.winrate - 1.0),
+        winrate: wr(root.winrate),
+        score_lead: sc(root.score_lead),
+        score_selfplay: sc(root.score_lead),
+        score_stdev: root.score_stdev,
+        utility: sc(2.0 * root.winrate - 1.0),
         lcb: wr(root_lcb),
-        visits: a.playouts,
-        weight: a.playouts as f64,
+        visits: root.visits,
+        weight: root.visits as f64,
         this_hash: this_hash(board, pos.to_move),
         sym_hash: sym_hash(board, pos.to_move),
         current_player: if pos.to_move == Color::Black {
@@ -148,27 +165,17 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool) -> Value {
         } else {
             "W"
         },
-        raw_winrate: wr(a.winrate),
-        raw_lead: sc(a.score_lead),
-        raw_score_selfplay: sc(a.score_lead),
-        raw_score_selfplay_stdev: 0.0,
+        raw_winrate: wr(root.winrate),
+        raw_lead: sc(root.score_lead),
+        raw_score_selfplay: sc(root.score_lead),
+        raw_score_selfplay_stdev: root.score_stdev,
         raw_no_result_prob: 0.0,
         raw_st_wr_error: 0.0,
         raw_st_score_error: 0.0,
         raw_var_time_left: 0.0,
     };
-    // Ownership comes positive for Black; SIDETOMOVE and WHITE turn it.
-    let own_flip = match s.base.perspective {
-        super::query::Perspective::Black => false,
-        super::query::Perspective::White => true,
-        super::query::Perspective::SideToMove => pos.to_move == Color::White,
-    };
-    let ownership = (s.ownership && a.ownership.len() == size * size).then(|| {
-        a.ownership
-            .iter()
-            .map(|&v| if own_flip { -v } else { v })
-            .collect()
-    });
+    let ownership =
+        (s.ownership && a.ownership.len() == size * size).then(|| own_view(&a.ownership));
     let policy = s.policy.then(|| policy(pos, a));
     let r = Response {
         id: &pos.id,

@@ -150,6 +150,7 @@ pub fn review(record: GameRecord, args: &ReviewArgs) -> anyhow::Result<Review> {
             pv_len: 12,
         },
         ownership: false,
+        move_ownership: false,
         policy: false,
         pv_visits: false,
         report_every: None,
