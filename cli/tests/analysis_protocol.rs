@@ -190,7 +190,7 @@ fn actions_echo_the_query() {
 fn turns_fields_and_determinism() {
     let q = with(
         json!({"analyzeTurns":[0,1,2],"includeOwnership":true,"includePolicy":true,
-        "includePVVisits":true,"analysisPVLen":3,"maxVisits":60}),
+        "includeMovesOwnership":true,"includePVVisits":true,"analysisPVLen":3,"maxVisits":60}),
     );
     let r = one(q.clone());
     assert_eq!(r.len(), 3);
@@ -216,7 +216,29 @@ fn turns_fields_and_determinism() {
             .filter(|p| *p >= 0.0)
             .sum();
         assert!((sum - 1.0).abs() < 1e-6);
-        for m in x["moveInfos"].as_array().unwrap() {
+        // The root's own values: all its playouts, the spread of their scores.
+        let root = &x["rootInfo"];
+        assert!(root["scoreStdev"].as_f64().unwrap() > 0.0, "{root}");
+        let moves = x["moveInfos"].as_array().unwrap();
+        let visits: u64 = moves.iter().map(|m| m["visits"].as_u64().unwrap()).sum();
+        let mean = |f: &str| {
+            let total: f64 = moves
+                .iter()
+                .map(|m| m[f].as_f64().unwrap() * m["visits"].as_f64().unwrap())
+                .sum();
+            total / visits as f64
+        };
+        assert!(
+            (mean("winrate") - root["winrate"].as_f64().unwrap()).abs() < 0.05,
+            "{root}"
+        );
+        assert!(
+            (mean("scoreLead") - root["scoreLead"].as_f64().unwrap()).abs() < 2.0,
+            "{root}"
+        );
+        for m in moves {
+            assert_eq!(m["ownership"].as_array().unwrap().len(), 81, "{m}");
+            assert!(m["scoreStdev"].as_f64().unwrap() >= 0.0);
             let pv = m["pv"].as_array().unwrap();
             assert!(!pv.is_empty() && pv.len() <= 3);
             assert_eq!(m["pvVisits"].as_array().unwrap().len(), pv.len());
@@ -486,6 +508,42 @@ fn katago_command_line_is_accepted() {
     assert!(err.contains("model none.bin.gz is ignored"), "{err}");
     assert!(
         err.contains("logDir") && err.contains("nnCacheSizePowerOfTwo"),
+        "{err}"
+    );
+    // Repeated: the later file and the later override win, as in KataGo;
+    // KaTrain's 12 positions of 8 threads are cut to the cores, said once.
+    let katrain = std::env::temp_dir().join(format!("kosumi-katrain-{}.cfg", std::process::id()));
+    std::fs::write(&katrain, "numAnalysisThreads = 12\nnumSearchThreads = 8\n").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kosumi"))
+        .args([
+            "analysis",
+            "-config",
+            cfg,
+            "-config",
+            katrain.to_str().unwrap(),
+        ])
+        .args([
+            "-override-config",
+            "maxVisits=30",
+            "-override-config",
+            "maxVisits=9",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    writeln!(child.stdin.take().unwrap(), "{}", base()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let _ = std::fs::remove_file(&katrain);
+    assert!(out.status.success());
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["rootInfo"]["visits"], 9, "{r}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert_eq!(
+        err.matches("would overload").count(),
+        usize::from(cores < 96),
         "{err}"
     );
     let bad = Command::new(env!("CARGO_BIN_EXE_kosumi"))
