@@ -727,7 +727,7 @@ struct Shared<'a> {
     spread: Vec<Spread>,
     /// Ownership sums and samples through each root move (by move code),
     /// when asked for.
-    move_own: Option<Mutex<FxHashMap<u16, (Vec<i64>, u64)>>>,
+    move_own: Option<Mutex<MoveOwnership>>,
     score_scale: f64,
     /// Expected final score for Black, where the score term is steepest.
     score_center: f64,
@@ -909,6 +909,10 @@ impl Shared<'_> {
         }
     }
 }
+
+/// Ownership sums (per padded index) and playouts through each root move,
+/// by move code.
+type MoveOwnership = FxHashMap<u16, (Vec<i64>, u64)>;
 
 /// Running sums of final scores, for their standard deviation.
 #[derive(Default)]
