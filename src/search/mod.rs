@@ -149,7 +149,7 @@ pub struct Candidate {
     pub visits: u64,
     /// Win rate for the player to move, in [0, 1].
     pub winrate: f64,
-    /// Prior probability, in [0, 1].
+    /// Its probability in [`Analysis::policy`], in [0, 1].
     pub prior: f64,
     /// Lower confidence bound of the win rate.
     pub lcb: f64,
@@ -190,9 +190,11 @@ pub struct Analysis {
     /// Ownership per board point, row by row from the top-left, in [-1, 1],
     /// positive for Black. Empty when not computed.
     pub ownership: Vec<f64>,
-    /// Prior of every root move the search may play, visited or not, in
-    /// [0, 1] and summing to 1 (the analysis protocol's `policy`). Empty
-    /// before the root is expanded.
+    /// Probability of every root move the search may play, visited or not,
+    /// in [0, 1] and summing to 1 (the analysis protocol's `policy`): the
+    /// learned move patterns' own, over the legal moves and the pass (the
+    /// tree priors' shares where the patterns are off). Empty before the
+    /// root is expanded.
     pub policy: Vec<(Move, f64)>,
 }
 

@@ -35,7 +35,7 @@ use crate::board::{Bitboard, Board, Color, FastRng, Game, Move, Point, Vertex, S
 use fxhash::FxHashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::*};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Own genmoves in a row below the resign threshold before resigning.
@@ -479,6 +479,7 @@ impl Searcher {
             root_spread: Spread::default(),
             spread: (0..SLOTS).map(|_| Spread::default()).collect(),
             move_own: ctl.move_ownership.then(|| Mutex::new(FxHashMap::default())),
+            move_policy: OnceLock::new(),
             score_scale: 2.0 * size as f64,
             score_center,
             max_moves: 3 * size * size,
@@ -728,6 +729,9 @@ struct Shared<'a> {
     /// Ownership sums and samples through each root move (by move code),
     /// when asked for.
     move_own: Option<Mutex<MoveOwnership>>,
+    /// The root moves' probabilities (see [`Analysis::policy`]), worked out
+    /// once.
+    move_policy: OnceLock<Vec<(Move, f64)>>,
     score_scale: f64,
     /// Expected final score for Black, where the score term is steepest.
     score_center: f64,
@@ -757,6 +761,51 @@ impl Shared<'_> {
             .points()
             .map(|p| sums[p.index()] as f64 / *n as f64)
             .collect()
+    }
+
+    /// The probability of every root move the search may play: the learned
+    /// move patterns' (over the legal moves and the pass, as they were
+    /// trained), else each tree prior's share of `prior_sum`. Empty before
+    /// the root is expanded.
+    fn root_policy(&self, children: &[&Node], prior_sum: f64) -> Vec<(Move, f64)> {
+        if children.is_empty() {
+            return Vec::new();
+        }
+        let board = &self.root_board;
+        let Some(model) = self.policy.learned_patterns(board.size()) else {
+            return children
+                .iter()
+                .map(|c| {
+                    let (n, v) = c.prior();
+                    (code_move(c.mv.load(Relaxed)), n * v / prior_sum)
+                })
+                .collect();
+        };
+        let ctx = Context::new(
+            board,
+            self.color,
+            self.root_last,
+            self.root_last2,
+            self.root_passes > 0,
+        );
+        let mut strengths: Vec<(Move, f64)> = board
+            .points()
+            .filter(|&p| !self.forbidden[p.index()] && board.is_legal(p, self.color))
+            .map(|p| {
+                (
+                    Move::Play(p),
+                    model.strength(&model.features(&ctx, p)) as f64,
+                )
+            })
+            .collect();
+        if !self.forbidden[PASS as usize] {
+            strengths.push((Move::Pass, model.strength(&ctx.pass_features()) as f64));
+        }
+        let sum: f64 = strengths.iter().map(|s| s.1).sum::<f64>().max(1e-30);
+        for s in &mut strengths {
+            s.1 /= sum;
+        }
+        strengths
     }
 
     /// Root children that may be played, with their nodes.
@@ -825,6 +874,9 @@ impl Shared<'_> {
             })
             .sum::<f64>()
             .max(1e-9);
+        let policy = self
+            .move_policy
+            .get_or_init(|| self.root_policy(&children, prior_sum));
         let mut candidates: Vec<Candidate> = children
             .iter()
             .filter(|c| c.visits() > 0)
@@ -850,11 +902,15 @@ impl Shared<'_> {
                     pv_visits.push(next.visits() as u64);
                     node = next;
                 }
+                let mv = code_move(c.mv.load(Relaxed));
                 Candidate {
-                    mv: code_move(c.mv.load(Relaxed)),
+                    mv,
                     visits: c.visits() as u64,
                     winrate: w,
-                    prior: pn * pv / prior_sum,
+                    prior: policy
+                        .iter()
+                        .find(|&&(m, _)| m == mv)
+                        .map_or(pn * pv / prior_sum, |&(_, p)| p),
                     lcb: (w - 1.96 * (w * (1.0 - w) / n).sqrt() - 0.5 / n).max(0.0),
                     score_lead: c.mean_score(),
                     pv: pv_moves,
@@ -882,13 +938,6 @@ impl Shared<'_> {
             Vec::new()
         };
         let _ = size;
-        let policy = children
-            .iter()
-            .map(|c| {
-                let (n, v) = c.prior();
-                (code_move(c.mv.load(Relaxed)), n * v / prior_sum)
-            })
-            .collect();
         // The root's node holds the values of the player who moved into it.
         let root = self.arena.get(self.root);
         let root = RootValues {
@@ -905,7 +954,7 @@ impl Shared<'_> {
             root,
             candidates,
             ownership,
-            policy,
+            policy: policy.clone(),
         }
     }
 }
