@@ -40,7 +40,9 @@ pub struct AnalysisArgs {
     /// KataGo's neural network file: accepted and ignored.
     #[arg(long)]
     pub model: Option<String>,
-    /// KataGo's human-style network file: accepted and ignored.
+    /// KataGo's human-style network file: not read; given, queries with a
+    /// humanSLProfile get humanPolicy from the learned move patterns (one
+    /// profile: strong amateurs).
     #[arg(long)]
     pub human_model: Option<String>,
     /// KataGo config settings as `key=value,key=value` (over the config
@@ -153,6 +155,11 @@ fn setup(args: &AnalysisArgs) -> anyhow::Result<Setup> {
             "no neural network is used: the model {m} is ignored"
         ));
     }
+    if let Some(m) = &args.human_model {
+        note(format!(
+            "the human model {m} is not read: humanPolicy is the learned move patterns' own, one profile for every humanSLProfile"
+        ));
+    }
     let take = |cfg: &mut Map<String, Value>, keys: &[&str]| -> Option<String> {
         let mut found = None;
         for k in keys {
@@ -183,12 +190,16 @@ fn setup(args: &AnalysisArgs) -> anyhow::Result<Setup> {
         "maxTime",
         "reportAnalysisWinratesAs",
         "analysisPVLen",
+        "humanSLProfile",
     ] {
         if let Some(v) = cfg.remove(k) {
             search_keys.insert(k.to_string(), v);
         }
     }
-    let mut defaults = Defaults::default();
+    let mut defaults = Defaults {
+        human_model: args.human_model.is_some(),
+        ..Defaults::default()
+    };
     query::apply_overrides(&mut defaults, &search_keys)?;
     if !cfg.is_empty() {
         let keys: Vec<&str> = cfg.keys().map(String::as_str).collect();

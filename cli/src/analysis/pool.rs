@@ -240,13 +240,36 @@ fn search(sh: &Shared, task: &Task) {
     // worker took it or what it searched before.
     let mut searcher = Searcher::with_policy(sh.params.clone(), sh.policy.clone());
     let every = s.report_every.map(Duration::from_secs_f64);
-    let a = searcher.analyze(&p.game, p.to_move, limits, &task.stop, every, &mut |a| {
+    let mut a = searcher.analyze(&p.game, p.to_move, limits, &task.stop, every, &mut |a| {
         (sh.sink)(Report::Analysis {
             position: p,
             analysis: a,
             during: true,
         })
     });
+    if let Some((mv, want)) = p.evaluate {
+        let have = a
+            .candidates
+            .iter()
+            .find(|c| c.mv == mv)
+            .map_or(0, |c| c.visits);
+        if have < want && !task.stop.load(SeqCst) {
+            // The same tree, the move alone at the root: the other moves
+            // keep the values the search gave them.
+            let more = Limits {
+                playouts: Some(want - have),
+                allow: vec![mv],
+                ..Limits::default()
+            };
+            let b = searcher.analyze(&p.game, p.to_move, more, &task.stop, None, &mut |_| {});
+            if let Some(mut c) = b.candidates.into_iter().find(|c| c.mv == mv) {
+                // Its share of the whole search's policy, not of the one move.
+                c.prior = a.policy.iter().find(|p| p.0 == mv).map_or(0.0, |p| p.1);
+                a.candidates.retain(|x| x.mv != mv);
+                a.candidates.push(c);
+            }
+        }
+    }
     if a.playouts == 0 && a.candidates.is_empty() && task.stop.load(SeqCst) {
         (sh.sink)(Report::NoResults(p));
     } else {

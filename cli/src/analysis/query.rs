@@ -51,6 +51,12 @@ pub struct Defaults {
     pub perspective: Perspective,
     /// Longest principal variation reported (`analysisPVLen`).
     pub pv_len: usize,
+    /// A human-style model was named (`-human-model`): with a
+    /// `humanSLProfile`, responses carry `humanPolicy`, the learned move
+    /// patterns' own (they were learned from strong amateurs: one profile).
+    pub human_model: bool,
+    /// `humanSLProfile`, as a query's `overrideSettings` or the config set it.
+    pub human_profile: Option<String>,
 }
 
 impl Default for Defaults {
@@ -60,6 +66,8 @@ impl Default for Defaults {
             max_time: None,
             perspective: Perspective::Black,
             pv_len: 15,
+            human_model: false,
+            human_profile: None,
         }
     }
 }
@@ -100,6 +108,10 @@ pub struct Position {
     pub priority: i64,
     /// The query's settings.
     pub settings: Arc<Settings>,
+    /// A move to give at least this many playouts after the search, in the
+    /// same tree (review's played move), so that its value stands on as
+    /// many playouts as the best move's.
+    pub evaluate: Option<(Move, u64)>,
 }
 
 /// A parsed input line.
@@ -448,6 +460,7 @@ impl Query<'_> {
                         .as_ref()
                         .map_or(priority, |p| p.get(&turn).copied().unwrap_or(priority)),
                     settings: Arc::clone(&settings),
+                    evaluate: None,
                 });
             }
             let Some(&(c, mv)) = moves.get(turn) else {
@@ -674,6 +687,7 @@ pub fn apply_overrides(
             "numSearchThreads" | "numSearchThreadsPerAnalysisThread" => {
                 bail!("{key} cannot be changed in a query");
             }
+            "humanSLProfile" => base.human_profile = Some(text),
             _ => ignored.push(key.clone()),
         }
     }

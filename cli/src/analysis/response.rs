@@ -80,6 +80,8 @@ struct Response<'a> {
     ownership: Option<Vec<f64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     policy: Option<Vec<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    human_policy: Option<Vec<f64>>,
 }
 
 /// The response to a position that got no search at all (terminated first).
@@ -177,6 +179,9 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool) -> Value {
     let ownership =
         (s.ownership && a.ownership.len() == size * size).then(|| own_view(&a.ownership));
     let policy = s.policy.then(|| policy(pos, a));
+    // One model, learned from strong amateurs, answers for every profile.
+    let human = s.base.human_model && s.base.human_profile.is_some();
+    let human_policy = policy.clone().filter(|_| human);
     let r = Response {
         id: &pos.id,
         turn_number: pos.turn,
@@ -185,6 +190,7 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool) -> Value {
         root_info,
         ownership,
         policy,
+        human_policy,
     };
     serde_json::to_value(r).expect("plain data serialises")
 }

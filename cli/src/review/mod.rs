@@ -148,6 +148,7 @@ pub fn review(record: GameRecord, args: &ReviewArgs) -> anyhow::Result<Review> {
             max_time: args.time,
             perspective: Perspective::SideToMove,
             pv_len: 12,
+            ..Defaults::default()
         },
         ownership: false,
         move_ownership: false,
@@ -172,6 +173,10 @@ pub fn review(record: GameRecord, args: &ReviewArgs) -> anyhow::Result<Review> {
             to_move,
             priority: 0,
             settings: Arc::clone(&settings),
+            evaluate: std::env::var("KOSUMI_REVIEW_PLAYED")
+                .ok()
+                .and_then(|v| v.parse::<u64>().ok())
+                .and_then(|n| moves.get(turn).map(|m| (m.1, n))),
         })
     };
     // An illegal move anywhere is an error before any search.
@@ -237,6 +242,20 @@ pub fn review(record: GameRecord, args: &ReviewArgs) -> anyhow::Result<Review> {
         .into_iter()
         .map(|a| a.ok_or_else(|| anyhow!("a position was not analysed")))
         .collect::<anyhow::Result<_>>()?;
+    if let Ok(path) = std::env::var("KOSUMI_REVIEW_DUMP") {
+        let mut out = String::new();
+        for (k, a) in analyses.iter().enumerate() {
+            let cands: Vec<serde_json::Value> = a.candidates.iter().map(|c| serde_json::json!({
+                "move": Vertex::from_move(c.mv, record.size).to_string(), "visits": c.visits,
+                "winrate": c.winrate, "score": c.score_lead, "stdev": c.score_stdev, "prior": c.prior})).collect();
+            out.push_str(&serde_json::json!({"turn": k, "to_move": to_moves[k].to_string(),
+                "played": moves.get(k).map(|m| Vertex::from_move(m.1, record.size).to_string()),
+                "root": {"visits": a.root.visits, "winrate": a.root.winrate, "score": a.root.score_lead, "stdev": a.root.score_stdev},
+                "winrate": a.winrate, "score": a.score_lead, "candidates": cands}).to_string());
+            out.push('\n');
+        }
+        std::fs::write(path, out)?;
+    }
     let black: Vec<(f64, f64)> = analyses
         .iter()
         .zip(&to_moves)
