@@ -8,7 +8,7 @@
 
 use super::query::Position;
 use kosumi::board::{Board, Color, Move, Vertex};
-use kosumi::search::Analysis;
+use kosumi::search::{Analysis, Candidate};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -110,12 +110,14 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool) -> Value {
     let own_view =
         |own: &[f64]| -> Vec<f64> { own.iter().map(|&v| if own_flip { -v } else { v }).collect() };
     let name = |m: Move| Vertex::from_move(m, size).to_string();
+    let estimates = estimates(a);
     let move_infos = a
         .candidates
         .iter()
-        .filter(|c| c.visits > 0)
+        .zip(&estimates)
+        .filter(|(c, _)| c.visits > 0)
         .enumerate()
-        .map(|(order, c)| {
+        .map(|(order, (c, &(winrate, score)))| {
             let pv_len = s.base.pv_len.max(1);
             let pv_visits: Vec<u64> = c.pv_visits.iter().take(pv_len).copied().collect();
             let visits = c.visits as f64;
@@ -123,13 +125,13 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool) -> Value {
                 mv: name(c.mv),
                 visits: c.visits,
                 edge_visits: c.visits,
-                winrate: wr(c.winrate),
-                score_lead: sc(c.score_lead),
-                score_mean: sc(c.score_lead),
-                score_selfplay: sc(c.score_lead),
+                winrate: wr(winrate),
+                score_lead: sc(score),
+                score_mean: sc(score),
+                score_selfplay: sc(score),
                 score_stdev: c.score_stdev,
                 prior: c.prior,
-                utility: sc(2.0 * c.winrate - 1.0),
+                utility: sc(2.0 * winrate - 1.0),
                 lcb: wr(c.lcb),
                 utility_lcb: sc(2.0 * c.lcb - 1.0),
                 weight: visits,
@@ -193,6 +195,49 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool) -> Value {
         human_policy,
     };
     serde_json::to_value(r).expect("plain data serialises")
+}
+
+/// Each candidate's win rate and score lead, shrunk toward the root's as
+/// far as its playouts leave it uncertain. One playout's final score spreads
+/// by some 50 to 70 points on 19x19, so a move with a dozen playouts would
+/// otherwise swing by tens of points between two runs, and every "points
+/// lost" a client derives from it with it. Empirical Bayes: how far the
+/// candidates' true values spread is estimated from the candidates
+/// themselves (the between-groups part of a one-way analysis of variance),
+/// and each mean weighs against the root's as `n / (n + noise / spread)`.
+fn estimates(a: &Analysis) -> Vec<(f64, f64)> {
+    let root = &a.root;
+    let w = root.winrate.clamp(0.01, 0.99);
+    let winrates = shrink(a, root.winrate, w * (1.0 - w), |c| c.winrate);
+    let scores = shrink(a, root.score_lead, root.score_stdev.powi(2), |c| {
+        c.score_lead
+    });
+    winrates.into_iter().zip(scores).collect()
+}
+
+/// The candidates' `value`s, each pulled toward `center` by the share of
+/// `noise` (one playout's variance) its visits leave in its mean.
+fn shrink(a: &Analysis, center: f64, noise: f64, value: impl Fn(&Candidate) -> f64) -> Vec<f64> {
+    let seen: Vec<(f64, f64)> = a
+        .candidates
+        .iter()
+        .filter(|c| c.visits > 0)
+        .map(|c| (c.visits as f64, value(c)))
+        .collect();
+    let n: f64 = seen.iter().map(|s| s.0).sum();
+    if seen.len() < 2 || noise <= 0.0 {
+        return a.candidates.iter().map(value).collect();
+    }
+    let between: f64 = seen.iter().map(|&(k, v)| k * (v - center).powi(2)).sum();
+    let weight = n - seen.iter().map(|s| s.0 * s.0).sum::<f64>() / n;
+    let spread = ((between - (seen.len() - 1) as f64 * noise) / weight.max(1.0)).max(noise / n);
+    a.candidates
+        .iter()
+        .map(|c| {
+            let k = c.visits as f64;
+            center + (value(c) - center) * k / (k + noise / spread)
+        })
+        .collect()
 }
 
 /// `size * size + 1` priors, row by row from the top-left, pass last; -1 for
