@@ -221,21 +221,9 @@ fn turns_fields_and_determinism() {
         assert!(root["scoreStdev"].as_f64().unwrap() > 0.0, "{root}");
         let moves = x["moveInfos"].as_array().unwrap();
         let visits: u64 = moves.iter().map(|m| m["visits"].as_u64().unwrap()).sum();
-        let mean = |f: &str| {
-            let total: f64 = moves
-                .iter()
-                .map(|m| m[f].as_f64().unwrap() * m["visits"].as_f64().unwrap())
-                .sum();
-            total / visits as f64
-        };
-        assert!(
-            (mean("winrate") - root["winrate"].as_f64().unwrap()).abs() < 0.05,
-            "{root}"
-        );
-        assert!(
-            (mean("scoreLead") - root["scoreLead"].as_f64().unwrap()).abs() < 2.0,
-            "{root}"
-        );
+        assert!(root["visits"].as_u64().unwrap() >= visits, "{root}");
+        let w = root["winrate"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&w), "{root}");
         for m in moves {
             assert_eq!(m["ownership"].as_array().unwrap().len(), 81, "{m}");
             assert!(m["scoreStdev"].as_f64().unwrap() >= 0.0);

@@ -311,3 +311,42 @@ fn sym_hash(board: &Board, to_move: Color) -> String {
         ^ mix(to_move.index() as u64 + 7);
     format!("{:016X}{:016X}", best, mix(best))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kosumi::board::Point;
+    use kosumi::search::RootValues;
+
+    #[test]
+    fn few_playouts_are_pulled_toward_the_root_many_barely() {
+        let cand = |x: usize, visits: u64, score_lead: f64| Candidate {
+            mv: Move::Play(Point::new(x, 0)),
+            visits,
+            winrate: 0.5,
+            prior: 0.1,
+            lcb: 0.4,
+            score_lead,
+            pv: Vec::new(),
+            pv_visits: Vec::new(),
+            score_stdev: 60.0,
+            ownership: Vec::new(),
+        };
+        let a = Analysis {
+            root: RootValues {
+                visits: 1000,
+                winrate: 0.5,
+                score_lead: 0.0,
+                score_stdev: 60.0,
+            },
+            candidates: vec![cand(0, 600, 4.0), cand(1, 380, -6.0), cand(2, 12, 20.0)],
+            ..Analysis::default()
+        };
+        let est = estimates(&a);
+        // Scores: the well-visited moves keep most of their lead, the move
+        // with a dozen playouts keeps little of its 20 points.
+        assert!(est[0].1 > 3.0 && est[0].1 < 4.0, "{est:?}");
+        assert!(est[1].1 < -4.0 && est[1].1 > -6.0, "{est:?}");
+        assert!(est[2].1 > 0.0 && est[2].1 < 5.0, "{est:?}");
+    }
+}
