@@ -373,6 +373,39 @@ fn allow_and_avoid_moves() {
     }
 }
 
+/// As KataGo's: allowMoves and avoidMoves steer the search, not the policy
+/// or the priors (KaTrain sweeps and picks from the policy of a node it last
+/// analysed with a region of interest).
+#[test]
+fn allow_and_avoid_leave_the_policy_whole() {
+    let policy = json!({"includePolicy": true});
+    let plain = one(with(policy.clone()));
+    let index = |v: &str| {
+        if v == "pass" {
+            return 81;
+        }
+        let x = "ABCDEFGHJ".find(&v[..1]).unwrap();
+        let y = 9 - v[1..].parse::<usize>().unwrap();
+        y * 9 + x
+    };
+    let whole = plain[0]["policy"].as_array().unwrap().clone();
+    assert!(whole[index("E3")].as_f64().unwrap() > 0.0);
+    for (field, moves) in [("avoidMoves", ["E3", "D4"]), ("allowMoves", ["A1", "J9"])] {
+        let mut q = with(policy.clone());
+        q[field] = json!([{"player":"B","moves":moves,"untilDepth":1}]);
+        q["overrideSettings"] = json!({"humanSLProfile": "rank_5k"});
+        let r = session(&["--human-model", "any-file"], &[q.to_string()]);
+        let r = r.last().unwrap();
+        assert_eq!(r["policy"].as_array().unwrap(), &whole, "{field}");
+        assert_eq!(r["humanPolicy"].as_array().unwrap(), &whole, "{field}");
+        for m in r["moveInfos"].as_array().unwrap() {
+            let mv = m["move"].as_str().unwrap();
+            assert_eq!(m["prior"], whole[index(mv)], "{field} {mv}");
+            assert_eq!(moves.contains(&mv), field == "allowMoves", "{field} {mv}");
+        }
+    }
+}
+
 struct Live {
     child: Child,
     stdin: ChildStdin,
