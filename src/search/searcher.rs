@@ -393,14 +393,15 @@ impl Searcher {
         let board = game.board().clone();
         let size = board.size();
         let rules = game.rules();
-        let mut forbidden = vec![false; SLOTS];
+        let mut illegal = vec![false; SLOTS];
         if rules.superko() {
             for p in board.points() {
                 if board.is_legal(p, color) && !game.is_legal(color, Move::Play(p)) {
-                    forbidden[p.index()] = true;
+                    illegal[p.index()] = true;
                 }
             }
         }
+        let mut forbidden = illegal.clone();
         if !ctl.allow.is_empty() {
             let allowed: Vec<u16> = ctl.allow.iter().map(|&m| move_code(m)).collect();
             for (code, f) in forbidden.iter_mut().enumerate() {
@@ -458,6 +459,7 @@ impl Searcher {
             pass_placed: rules.pass_gives_prisoner(),
             // What White gets at the end, handicap points included.
             komi: game.komi() + game.handicap_bonus(),
+            illegal,
             forbidden,
             expand_at: if small {
                 weights.expand_small
@@ -710,7 +712,10 @@ struct Shared<'a> {
     territory: bool,
     pass_placed: bool,
     komi: f64,
-    /// Root moves forbidden by superko.
+    /// Root moves superko forbids.
+    illegal: Vec<bool>,
+    /// Root moves the search may not try: the illegal ones, and those
+    /// `allow` and `avoid` leave out.
     forbidden: Vec<bool>,
     expand_at: u32,
     /// RAVE equivalence for this board's size.
@@ -763,23 +768,29 @@ impl Shared<'_> {
             .collect()
     }
 
-    /// The probability of every root move the search may play: the learned
-    /// move patterns' (over the legal moves and the pass, as they were
-    /// trained), else each tree prior's share of `prior_sum`. Empty before
-    /// the root is expanded.
-    fn root_policy(&self, children: &[&Node], prior_sum: f64) -> Vec<(Move, f64)> {
-        if children.is_empty() {
+    /// The probability of every legal root move (whatever `allow` and
+    /// `avoid` say: they steer the search, not the policy): the learned move
+    /// patterns' (over the legal moves and the pass, as they were trained),
+    /// else each tree prior's share. Empty before the root is expanded.
+    fn root_policy(&self) -> Vec<(Move, f64)> {
+        let Some((first, n)) = self.arena.get(self.root).children() else {
             return Vec::new();
-        }
+        };
+        let legal = |code: u16| !self.illegal[code as usize];
         let board = &self.root_board;
         let Some(model) = self.policy.learned_patterns(board.size()) else {
-            return children
+            let priors: Vec<(Move, f64)> = self
+                .arena
+                .nodes(first, n)
                 .iter()
+                .filter(|c| legal(c.mv.load(Relaxed)))
                 .map(|c| {
                     let (n, v) = c.prior();
-                    (code_move(c.mv.load(Relaxed)), n * v / prior_sum)
+                    (code_move(c.mv.load(Relaxed)), n * v)
                 })
                 .collect();
+            let sum = priors.iter().map(|p| p.1).sum::<f64>().max(1e-9);
+            return priors.into_iter().map(|(m, p)| (m, p / sum)).collect();
         };
         let ctx = Context::new(
             board,
@@ -790,7 +801,7 @@ impl Shared<'_> {
         );
         let mut strengths: Vec<(Move, f64)> = board
             .points()
-            .filter(|&p| !self.forbidden[p.index()] && board.is_legal(p, self.color))
+            .filter(|&p| legal(p.index() as u16) && board.is_legal(p, self.color))
             .map(|p| {
                 (
                     Move::Play(p),
@@ -798,7 +809,7 @@ impl Shared<'_> {
                 )
             })
             .collect();
-        if !self.forbidden[PASS as usize] {
+        if legal(PASS) {
             strengths.push((Move::Pass, model.strength(&ctx.pass_features()) as f64));
         }
         let sum: f64 = strengths.iter().map(|s| s.1).sum::<f64>().max(1e-30);
@@ -866,24 +877,13 @@ impl Shared<'_> {
     fn analysis(&self, elapsed: Duration, ownership: bool) -> Analysis {
         let size = self.root_board.size();
         let children = self.root_children();
-        let prior_sum: f64 = children
-            .iter()
-            .map(|c| {
-                let (n, v) = c.prior();
-                n * v
-            })
-            .sum::<f64>()
-            .max(1e-9);
-        let policy = self
-            .move_policy
-            .get_or_init(|| self.root_policy(&children, prior_sum));
+        let policy = self.move_policy.get_or_init(|| self.root_policy());
         let mut candidates: Vec<Candidate> = children
             .iter()
             .filter(|c| c.visits() > 0)
             .map(|c| {
                 let n = c.visits() as f64;
                 let w = c.winrate();
-                let (pn, pv) = c.prior();
                 let mut pv_moves = vec![code_move(c.mv.load(Relaxed))];
                 let mut pv_visits = vec![c.visits() as u64];
                 let mut node: &Node = c;
@@ -907,10 +907,7 @@ impl Shared<'_> {
                     mv,
                     visits: c.visits() as u64,
                     winrate: w,
-                    prior: policy
-                        .iter()
-                        .find(|&&(m, _)| m == mv)
-                        .map_or(pn * pv / prior_sum, |&(_, p)| p),
+                    prior: policy.iter().find(|p| p.0 == mv).map_or(0.0, |p| p.1),
                     lcb: (w - 1.96 * (w * (1.0 - w) / n).sqrt() - 0.5 / n).max(0.0),
                     score_lead: c.mean_score(),
                     pv: pv_moves,

@@ -236,7 +236,6 @@ fn search(sh: &Shared, task: &Task) {
         avoid: pick(&s.avoid),
         move_ownership: s.move_ownership,
     };
-    let restricted = !limits.allow.is_empty() || !limits.avoid.is_empty();
     // A fresh searcher per position: the result does not depend on which
     // worker took it or what it searched before.
     let mut searcher = Searcher::with_policy(sh.params.clone(), sh.policy.clone());
@@ -263,39 +262,10 @@ fn search(sh: &Shared, task: &Task) {
                 ..Limits::default()
             };
             let b = searcher.analyze(&p.game, p.to_move, more, &task.stop, None, &mut |_| {});
-            if let Some(mut c) = b.candidates.into_iter().find(|c| c.mv == mv) {
-                // Its share of the whole search's policy, not of the one move.
-                c.prior = a.policy.iter().find(|p| p.0 == mv).map_or(0.0, |p| p.1);
+            if let Some(c) = b.candidates.into_iter().find(|c| c.mv == mv) {
                 a.candidates.retain(|x| x.mv != mv);
                 a.candidates.push(c);
             }
-        }
-    }
-    let wants_policy = s.policy || (s.base.human_model && s.base.human_profile.is_some());
-    if restricted && wants_policy && !a.policy.is_empty() {
-        // KataGo's policy (and each move's prior) is the network's over every
-        // legal move: allowMoves and avoidMoves steer the search, not the
-        // policy. The search's policy leaves the barred moves out, so take
-        // the position's own from one more playout in the same tree, with
-        // nothing barred (KaTrain sweeps the moves of the policy it last got,
-        // and its policy AIs pick from it, after a region-of-interest query).
-        let open = Limits {
-            playouts: Some(1),
-            ..Limits::default()
-        };
-        let b = searcher.analyze(
-            &p.game,
-            p.to_move,
-            open,
-            &AtomicBool::new(false),
-            None,
-            &mut |_| {},
-        );
-        if !b.policy.is_empty() {
-            for c in &mut a.candidates {
-                c.prior = b.policy.iter().find(|q| q.0 == c.mv).map_or(0.0, |q| q.1);
-            }
-            a.policy = b.policy;
         }
     }
     if a.playouts == 0 && a.candidates.is_empty() && task.stop.load(SeqCst) {
