@@ -247,7 +247,8 @@ fn search(sh: &Shared, task: &Task) {
             during: true,
         })
     });
-    if let Some((mv, want)) = p.evaluate {
+    if let Some(mv) = p.evaluate {
+        let want = a.playouts / 2;
         let have = a
             .candidates
             .iter()

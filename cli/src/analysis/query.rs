@@ -108,10 +108,10 @@ pub struct Position {
     pub priority: i64,
     /// The query's settings.
     pub settings: Arc<Settings>,
-    /// A move to give at least this many playouts after the search, in the
-    /// same tree (review's played move), so that its value stands on as
-    /// many playouts as the best move's.
-    pub evaluate: Option<(Move, u64)>,
+    /// A move to give at least half the search's playouts after the
+    /// search, in the same tree (review's played move), so that its value
+    /// stands on enough playouts to compare with the best move's.
+    pub evaluate: Option<Move>,
 }
 
 /// A parsed input line.
