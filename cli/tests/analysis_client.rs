@@ -153,14 +153,6 @@ async fn errors_reach_the_client() {
         "{e:?}"
     );
     let e = a
-        .analyze(AnalysisRequest::new(Rules::stone_scoring(), 9, 9, game()))
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(&e, Error::KataGoFieldError { field, .. } if field == "rules"),
-        "{e:?}"
-    );
-    let e = a
         .analyze(AnalysisRequest::new(Rules::japanese(), 9, 13, vec![]))
         .await
         .unwrap_err();
@@ -187,6 +179,13 @@ async fn warnings_for_what_kosumi_ignores() {
     let fields: Vec<&str> = warnings.iter().map(|w| w.field.as_str()).collect();
     assert!(fields.contains(&"rootPolicyTemperature"), "{fields:?}");
     assert!(fields.contains(&"overrideSettings"), "{fields:?}");
+    assert!(r.value.is_some());
+    // Stone scoring is analysed under the nearest rules, with a warning.
+    let r = a
+        .analyze(AnalysisRequest::new(Rules::stone_scoring(), 9, 9, game()))
+        .await
+        .unwrap();
+    assert_eq!(r.warnings.unwrap()[0].field, "rules");
     assert!(r.value.is_some());
     // The same query with warnings ignored gives the same answer.
     let mut b: Analyzer<IgnoreWarnings> = launch();

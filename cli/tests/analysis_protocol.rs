@@ -120,11 +120,8 @@ fn every_field_error() {
         (without("rules"), "rules", "Must specify rules string, such as \"chinese\" or \"tromp-taylor\", or a JSON object with detailed rules parameters."),
         (with(json!({"rules": "klingon"})), "rules", "Could not parse rules: klingon"),
         (with(json!({"rules": {"ko": "SOMETIMES"}})), "rules", "Could not parse rules: {\"ko\":\"SOMETIMES\"}"),
-        (with(json!({"rules": "stone-scoring"})), "rules", "kosumi cannot play rules with group tax (tax ALL: stone scoring, ancient territory)"),
-        (with(json!({"rules": "aga-button"})), "rules", "kosumi cannot play the button rule (hasButton)"),
-        (with(json!({"rules": {"scoring": "TERRITORY", "suicide": true}})), "rules", "kosumi cannot play territory scoring with multi-stone suicide"),
-        (with(json!({"komi": 200})), "komi", "Must be a integer or half-integer from -150.0 to 150.0"),
-        (with(json!({"komi": 6.3})), "komi", "Must be a integer or half-integer from -150.0 to 150.0"),
+        (with(json!({"komi": 401})), "komi", "Must be a integer or half-integer from -400.0 to 400.0"),
+        (with(json!({"komi": 6.3})), "komi", "Must be a integer or half-integer from -400.0 to 400.0"),
         (with(json!({"whiteHandicapBonus": 1})), "whiteHandicapBonus", "Must be a string"),
         (with(json!({"whiteHandicapBonus": "N+1"})), "whiteHandicapBonus", "Could not parse white handicap bonus rule: N+1"),
         (with(json!({"overrideSettings": 3})), "overrideSettings", "Must be an object"),
@@ -193,7 +190,7 @@ fn actions_echo_the_query() {
 fn turns_fields_and_determinism() {
     let q = with(
         json!({"analyzeTurns":[0,1,2],"includeOwnership":true,"includePolicy":true,
-        "includePVVisits":true,"analysisPVLen":3,"maxVisits":60}),
+        "includeMovesOwnership":true,"includePVVisits":true,"analysisPVLen":3,"maxVisits":60}),
     );
     let r = one(q.clone());
     assert_eq!(r.len(), 3);
@@ -219,7 +216,17 @@ fn turns_fields_and_determinism() {
             .filter(|p| *p >= 0.0)
             .sum();
         assert!((sum - 1.0).abs() < 1e-6);
-        for m in x["moveInfos"].as_array().unwrap() {
+        // The root's own values: all its playouts, the spread of their scores.
+        let root = &x["rootInfo"];
+        assert!(root["scoreStdev"].as_f64().unwrap() > 0.0, "{root}");
+        let moves = x["moveInfos"].as_array().unwrap();
+        let visits: u64 = moves.iter().map(|m| m["visits"].as_u64().unwrap()).sum();
+        assert!(root["visits"].as_u64().unwrap() >= visits, "{root}");
+        let w = root["winrate"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&w), "{root}");
+        for m in moves {
+            assert_eq!(m["ownership"].as_array().unwrap().len(), 81, "{m}");
+            assert!(m["scoreStdev"].as_f64().unwrap() >= 0.0);
             let pv = m["pv"].as_array().unwrap();
             assert!(!pv.is_empty() && pv.len() <= 3);
             assert_eq!(m["pvVisits"].as_array().unwrap().len(), pv.len());
@@ -301,12 +308,36 @@ fn setup_stones_initial_player_and_rules() {
         "aga",
         "bga",
         "new-zealand",
+        "new zealand",
         "tromp-taylor",
     ] {
         let r = one(with(json!({"rules": name, "maxVisits": 5})));
         assert_eq!(r.len(), 1, "{name}: {r:?}");
         assert!(r[0]["moveInfos"].is_array(), "{name}");
     }
+    // What kosumi cannot play exactly is analysed under the nearest rules,
+    // with a warning first, as KataGo warns of what it ignores.
+    for (rules, warning) in [
+        (
+            json!("stone_scoring"),
+            "kosumi plays these rules as chinese: group tax ALL (counted as NONE)",
+        ),
+        (
+            json!("aga-button"),
+            "kosumi plays these rules as aga: the button (not counted)",
+        ),
+        (
+            json!({"scoring": "TERRITORY", "suicide": true}),
+            "kosumi plays these rules as japanese: multi-stone suicide (played as illegal)",
+        ),
+    ] {
+        let r = one(with(json!({"rules": rules, "maxVisits": 5})));
+        assert_eq!(r.len(), 2, "{rules}: {r:?}");
+        assert_eq!(r[0], json!({"id":"q","field":"rules","warning":warning}));
+        assert!(r[1]["moveInfos"].is_array(), "{rules}");
+    }
+    let r = one(with(json!({"komi": 300, "maxVisits": 5})));
+    assert!(r[0]["moveInfos"].is_array(), "{r:?}");
 }
 
 #[test]
@@ -339,6 +370,39 @@ fn allow_and_avoid_moves() {
     ));
     for m in avoid[0]["moveInfos"].as_array().unwrap() {
         assert!(!["E3", "D4"].contains(&m["move"].as_str().unwrap()), "{m}");
+    }
+}
+
+/// As KataGo's: allowMoves and avoidMoves steer the search, not the policy
+/// or the priors (KaTrain sweeps and picks from the policy of a node it last
+/// analysed with a region of interest).
+#[test]
+fn allow_and_avoid_leave_the_policy_whole() {
+    let policy = json!({"includePolicy": true});
+    let plain = one(with(policy.clone()));
+    let index = |v: &str| {
+        if v == "pass" {
+            return 81;
+        }
+        let x = "ABCDEFGHJ".find(&v[..1]).unwrap();
+        let y = 9 - v[1..].parse::<usize>().unwrap();
+        y * 9 + x
+    };
+    let whole = plain[0]["policy"].as_array().unwrap().clone();
+    assert!(whole[index("E3")].as_f64().unwrap() > 0.0);
+    for (field, moves) in [("avoidMoves", ["E3", "D4"]), ("allowMoves", ["A1", "J9"])] {
+        let mut q = with(policy.clone());
+        q[field] = json!([{"player":"B","moves":moves,"untilDepth":1}]);
+        q["overrideSettings"] = json!({"humanSLProfile": "rank_5k"});
+        let r = session(&["--human-model", "any-file"], &[q.to_string()]);
+        let r = r.last().unwrap();
+        assert_eq!(r["policy"].as_array().unwrap(), &whole, "{field}");
+        assert_eq!(r["humanPolicy"].as_array().unwrap(), &whole, "{field}");
+        for m in r["moveInfos"].as_array().unwrap() {
+            let mv = m["move"].as_str().unwrap();
+            assert_eq!(m["prior"], whole[index(mv)], "{field} {mv}");
+            assert_eq!(moves.contains(&mv), field == "allowMoves", "{field} {mv}");
+        }
     }
 }
 
@@ -465,6 +529,42 @@ fn katago_command_line_is_accepted() {
     assert!(err.contains("model none.bin.gz is ignored"), "{err}");
     assert!(
         err.contains("logDir") && err.contains("nnCacheSizePowerOfTwo"),
+        "{err}"
+    );
+    // Repeated: the later file and the later override win, as in KataGo;
+    // KaTrain's 12 positions of 8 threads are cut to the cores, said once.
+    let katrain = std::env::temp_dir().join(format!("kosumi-katrain-{}.cfg", std::process::id()));
+    std::fs::write(&katrain, "numAnalysisThreads = 12\nnumSearchThreads = 8\n").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kosumi"))
+        .args([
+            "analysis",
+            "-config",
+            cfg,
+            "-config",
+            katrain.to_str().unwrap(),
+        ])
+        .args([
+            "-override-config",
+            "maxVisits=30",
+            "-override-config",
+            "maxVisits=9",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    writeln!(child.stdin.take().unwrap(), "{}", base()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let _ = std::fs::remove_file(&katrain);
+    assert!(out.status.success());
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["rootInfo"]["visits"], 9, "{r}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert_eq!(
+        err.matches("would overload").count(),
+        usize::from(cores < 96),
         "{err}"
     );
     let bad = Command::new(env!("CARGO_BIN_EXE_kosumi"))

@@ -28,8 +28,6 @@ fn annotated_sgf_and_chart() {
     let (out, chart) = (tmp("a.sgf"), tmp("a.svg"));
     let r = review(&[
         GAME,
-        "--threshold",
-        "4",
         "--out",
         out.to_str().unwrap(),
         "--chart",
@@ -87,7 +85,7 @@ fn annotated_sgf_and_chart() {
 
     // The same seed and one thread: the same review.
     let again = tmp("b.sgf");
-    let r = review(&[GAME, "--threshold", "4", "--out", again.to_str().unwrap()]);
+    let r = review(&[GAME, "--out", again.to_str().unwrap()]);
     assert!(r.status.success());
     assert_eq!(std::fs::read_to_string(&again).unwrap(), text);
 }
@@ -97,8 +95,11 @@ fn bad_input_is_a_clear_error() {
     let r = review(&["/no/such/game.sgf"]);
     assert_eq!(r.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&r.stderr).contains("cannot read"));
-    let r = review(&[GAME, "--threshold", "0"]);
-    assert_eq!(r.status.code(), Some(2));
+    for bad in [["--confidence", "-1"], ["--min-points", "NaN"]] {
+        let r = review(&[GAME, bad[0], bad[1]]);
+        assert_eq!(r.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&r.stderr).contains(bad[0]));
+    }
     let r = review(&[GAME, "--out", "/no/such/dir/out.sgf"]);
     assert_eq!(r.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&r.stderr).contains("cannot write"));

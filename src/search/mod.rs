@@ -136,6 +136,8 @@ pub struct Limits {
     pub allow: Vec<Move>,
     /// First moves never searched (Leela Zero's `avoid`).
     pub avoid: Vec<Move>,
+    /// Also measure each candidate's ownership, from the playouts through it.
+    pub move_ownership: bool,
 }
 
 /// One candidate move in an analysis, best first.
@@ -147,7 +149,7 @@ pub struct Candidate {
     pub visits: u64,
     /// Win rate for the player to move, in [0, 1].
     pub winrate: f64,
-    /// Prior probability, in [0, 1].
+    /// Its probability in [`Analysis::policy`], in [0, 1].
     pub prior: f64,
     /// Lower confidence bound of the win rate.
     pub lcb: f64,
@@ -157,6 +159,13 @@ pub struct Candidate {
     pub pv: Vec<Move>,
     /// Playouts through each move of `pv`.
     pub pv_visits: Vec<u64>,
+    /// Standard deviation of the final scores of this search's playouts
+    /// through the move (0 before two of them).
+    pub score_stdev: f64,
+    /// Ownership per board point, as [`Analysis::ownership`], from the
+    /// playouts through the move; empty unless asked for
+    /// ([`Limits::move_ownership`]).
+    pub ownership: Vec<f64>,
 }
 
 /// A snapshot of the search: what analysis streams and logs report.
@@ -166,19 +175,41 @@ pub struct Analysis {
     pub playouts: u64,
     /// Time spent so far.
     pub elapsed: Duration,
-    /// Win rate of the player to move at the root, in [0, 1].
+    /// Win rate of the player to move at the root, in [0, 1]: the best
+    /// candidate's.
     pub winrate: f64,
-    /// Expected score lead of the player to move.
+    /// Expected score lead of the player to move: the best candidate's.
     pub score_lead: f64,
+    /// The root's own values over all its playouts (every candidate's,
+    /// weighted by visits, as KataGo's `rootInfo`): visits, win rate and
+    /// score lead of the player to move, and the standard deviation of this
+    /// search's final scores.
+    pub root: RootValues,
     /// Candidate moves, best first.
     pub candidates: Vec<Candidate>,
     /// Ownership per board point, row by row from the top-left, in [-1, 1],
     /// positive for Black. Empty when not computed.
     pub ownership: Vec<f64>,
-    /// Prior of every root move the search may play, visited or not, in
-    /// [0, 1] and summing to 1 (the analysis protocol's `policy`). Empty
-    /// before the root is expanded.
+    /// Probability of every root move the search may play, visited or not,
+    /// in [0, 1] and summing to 1 (the analysis protocol's `policy`): the
+    /// learned move patterns' own, over the legal moves and the pass (the
+    /// tree priors' shares where the patterns are off). Empty before the
+    /// root is expanded.
     pub policy: Vec<(Move, f64)>,
+}
+
+/// The root's own values (see [`Analysis::root`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RootValues {
+    /// Playouts through the root, those of earlier searches kept in the
+    /// tree included.
+    pub visits: u64,
+    /// Win rate of the player to move, in [0, 1].
+    pub winrate: f64,
+    /// Score lead of the player to move.
+    pub score_lead: f64,
+    /// Standard deviation of the final scores of this search's playouts.
+    pub score_stdev: f64,
 }
 
 /// The move the player chose.

@@ -30,10 +30,12 @@ use super::policy::{KoFight, Policy, Prior};
 use super::replies::Replies;
 use super::time::Clock;
 use super::tree::{Arena, Node, EXPANDED, EXPANDING, LEAF, PASS, SCORE_ONE, VALUE_ONE};
-use super::{Analysis, Candidate, Decision, Limits, SearchParams};
+use super::{Analysis, Candidate, Decision, Limits, RootValues, SearchParams};
 use crate::board::{Bitboard, Board, Color, FastRng, Game, Move, Point, Vertex, SLOTS};
+use fxhash::FxHashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::*};
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Own genmoves in a row below the resign threshold before resigning.
@@ -62,6 +64,7 @@ struct Control {
     /// Root moves the search may try (all when empty) and must not try.
     allow: Vec<Move>,
     avoid: Vec<Move>,
+    move_ownership: bool,
 }
 
 /// The tree kept between searches, rooted at `root_game`.
@@ -334,6 +337,7 @@ impl Searcher {
             early_stop: false,
             allow: limits.allow,
             avoid: limits.avoid,
+            move_ownership: limits.move_ownership,
         };
         self.search(game, color, ctl, false, stop, report_every, report)
     }
@@ -389,14 +393,15 @@ impl Searcher {
         let board = game.board().clone();
         let size = board.size();
         let rules = game.rules();
-        let mut forbidden = vec![false; SLOTS];
+        let mut illegal = vec![false; SLOTS];
         if rules.superko() {
             for p in board.points() {
                 if board.is_legal(p, color) && !game.is_legal(color, Move::Play(p)) {
-                    forbidden[p.index()] = true;
+                    illegal[p.index()] = true;
                 }
             }
         }
+        let mut forbidden = illegal.clone();
         if !ctl.allow.is_empty() {
             let allowed: Vec<u16> = ctl.allow.iter().map(|&m| move_code(m)).collect();
             for (code, f) in forbidden.iter_mut().enumerate() {
@@ -454,6 +459,7 @@ impl Searcher {
             pass_placed: rules.pass_gives_prisoner(),
             // What White gets at the end, handicap points included.
             komi: game.komi() + game.handicap_bonus(),
+            illegal,
             forbidden,
             expand_at: if small {
                 weights.expand_small
@@ -472,6 +478,10 @@ impl Searcher {
             external: stop,
             ownership: (0..SLOTS).map(|_| AtomicI64::new(0)).collect(),
             own_samples: AtomicU64::new(0),
+            root_spread: Spread::default(),
+            spread: (0..SLOTS).map(|_| Spread::default()).collect(),
+            move_own: ctl.move_ownership.then(|| Mutex::new(FxHashMap::default())),
+            move_policy: OnceLock::new(),
             score_scale: 2.0 * size as f64,
             score_center,
             max_moves: 3 * size * size,
@@ -702,7 +712,10 @@ struct Shared<'a> {
     territory: bool,
     pass_placed: bool,
     komi: f64,
-    /// Root moves forbidden by superko.
+    /// Root moves superko forbids.
+    illegal: Vec<bool>,
+    /// Root moves the search may not try: the illegal ones, and those
+    /// `allow` and `avoid` leave out.
     forbidden: Vec<bool>,
     expand_at: u32,
     /// RAVE equivalence for this board's size.
@@ -714,6 +727,16 @@ struct Shared<'a> {
     external: &'a AtomicBool,
     ownership: Vec<AtomicI64>,
     own_samples: AtomicU64,
+    /// The spread of this search's final scores at the root, and through
+    /// each root move (by move code).
+    root_spread: Spread,
+    spread: Vec<Spread>,
+    /// Ownership sums and samples through each root move (by move code),
+    /// when asked for.
+    move_own: Option<Mutex<MoveOwnership>>,
+    /// The root moves' probabilities (see [`Analysis::policy`]), worked out
+    /// once.
+    move_policy: OnceLock<Vec<(Move, f64)>>,
     score_scale: f64,
     /// Expected final score for Black, where the score term is steepest.
     score_center: f64,
@@ -727,6 +750,73 @@ impl Shared<'_> {
     #[inline]
     fn stopped(&self) -> bool {
         self.stop.load(Relaxed) || self.external.load(Relaxed)
+    }
+
+    /// The ownership map from the playouts through the root move `code`,
+    /// as [`Analysis::ownership`]; empty when not asked for or not seen.
+    fn move_ownership(&self, code: u16) -> Vec<f64> {
+        let Some(own) = &self.move_own else {
+            return Vec::new();
+        };
+        let own = own.lock().unwrap_or_else(|e| e.into_inner());
+        let Some((sums, n)) = own.get(&code).filter(|(_, n)| *n > 0) else {
+            return Vec::new();
+        };
+        self.root_board
+            .points()
+            .map(|p| sums[p.index()] as f64 / *n as f64)
+            .collect()
+    }
+
+    /// The probability of every legal root move (whatever `allow` and
+    /// `avoid` say: they steer the search, not the policy): the learned move
+    /// patterns' (over the legal moves and the pass, as they were trained),
+    /// else each tree prior's share. Empty before the root is expanded.
+    fn root_policy(&self) -> Vec<(Move, f64)> {
+        let Some((first, n)) = self.arena.get(self.root).children() else {
+            return Vec::new();
+        };
+        let legal = |code: u16| !self.illegal[code as usize];
+        let board = &self.root_board;
+        let Some(model) = self.policy.learned_patterns(board.size()) else {
+            let priors: Vec<(Move, f64)> = self
+                .arena
+                .nodes(first, n)
+                .iter()
+                .filter(|c| legal(c.mv.load(Relaxed)))
+                .map(|c| {
+                    let (n, v) = c.prior();
+                    (code_move(c.mv.load(Relaxed)), n * v)
+                })
+                .collect();
+            let sum = priors.iter().map(|p| p.1).sum::<f64>().max(1e-9);
+            return priors.into_iter().map(|(m, p)| (m, p / sum)).collect();
+        };
+        let ctx = Context::new(
+            board,
+            self.color,
+            self.root_last,
+            self.root_last2,
+            self.root_passes > 0,
+        );
+        let mut strengths: Vec<(Move, f64)> = board
+            .points()
+            .filter(|&p| legal(p.index() as u16) && board.is_legal(p, self.color))
+            .map(|p| {
+                (
+                    Move::Play(p),
+                    model.strength(&model.features(&ctx, p)) as f64,
+                )
+            })
+            .collect();
+        if legal(PASS) {
+            strengths.push((Move::Pass, model.strength(&ctx.pass_features()) as f64));
+        }
+        let sum: f64 = strengths.iter().map(|s| s.1).sum::<f64>().max(1e-30);
+        for s in &mut strengths {
+            s.1 /= sum;
+        }
+        strengths
     }
 
     /// Root children that may be played, with their nodes.
@@ -787,21 +877,13 @@ impl Shared<'_> {
     fn analysis(&self, elapsed: Duration, ownership: bool) -> Analysis {
         let size = self.root_board.size();
         let children = self.root_children();
-        let prior_sum: f64 = children
-            .iter()
-            .map(|c| {
-                let (n, v) = c.prior();
-                n * v
-            })
-            .sum::<f64>()
-            .max(1e-9);
+        let policy = self.move_policy.get_or_init(|| self.root_policy());
         let mut candidates: Vec<Candidate> = children
             .iter()
             .filter(|c| c.visits() > 0)
             .map(|c| {
                 let n = c.visits() as f64;
                 let w = c.winrate();
-                let (pn, pv) = c.prior();
                 let mut pv_moves = vec![code_move(c.mv.load(Relaxed))];
                 let mut pv_visits = vec![c.visits() as u64];
                 let mut node: &Node = c;
@@ -820,15 +902,18 @@ impl Shared<'_> {
                     pv_visits.push(next.visits() as u64);
                     node = next;
                 }
+                let mv = code_move(c.mv.load(Relaxed));
                 Candidate {
-                    mv: code_move(c.mv.load(Relaxed)),
+                    mv,
                     visits: c.visits() as u64,
                     winrate: w,
-                    prior: pn * pv / prior_sum,
+                    prior: policy.iter().find(|p| p.0 == mv).map_or(0.0, |p| p.1),
                     lcb: (w - 1.96 * (w * (1.0 - w) / n).sqrt() - 0.5 / n).max(0.0),
                     score_lead: c.mean_score(),
                     pv: pv_moves,
                     pv_visits,
+                    score_stdev: self.spread[c.mv.load(Relaxed) as usize].stdev(),
+                    ownership: self.move_ownership(c.mv.load(Relaxed)),
                 }
             })
             .collect();
@@ -850,22 +935,60 @@ impl Shared<'_> {
             Vec::new()
         };
         let _ = size;
-        let policy = children
-            .iter()
-            .map(|c| {
-                let (n, v) = c.prior();
-                (code_move(c.mv.load(Relaxed)), n * v / prior_sum)
-            })
-            .collect();
+        // The root's node holds the values of the player who moved into it.
+        let root = self.arena.get(self.root);
+        let root = RootValues {
+            visits: root.visits() as u64,
+            winrate: 1.0 - root.winrate(),
+            score_lead: -root.mean_score(),
+            score_stdev: self.root_spread.stdev(),
+        };
         Analysis {
             playouts: self.done.load(Relaxed),
             elapsed,
             winrate,
             score_lead,
+            root,
             candidates,
             ownership,
-            policy,
+            policy: policy.clone(),
         }
+    }
+}
+
+/// Ownership sums (per padded index) and playouts through each root move,
+/// by move code.
+type MoveOwnership = FxHashMap<u16, (Vec<i64>, u64)>;
+
+/// Running sums of final scores, for their standard deviation.
+#[derive(Default)]
+struct Spread {
+    n: AtomicU64,
+    /// In [`SCORE_ONE`] units.
+    sum: AtomicI64,
+    /// Squares in [`SCORE_ONE`] units, divided by [`SCORE_ONE`]: below 2^63
+    /// for any number of playouts a search makes.
+    sum_sq: AtomicU64,
+}
+
+impl Spread {
+    #[inline]
+    fn add(&self, score: f64) {
+        let s = (score * SCORE_ONE) as i64;
+        self.n.fetch_add(1, Relaxed);
+        self.sum.fetch_add(s, Relaxed);
+        self.sum_sq
+            .fetch_add((s * s) as u64 / SCORE_ONE as u64, Relaxed);
+    }
+
+    fn stdev(&self) -> f64 {
+        let n = self.n.load(Relaxed) as f64;
+        if n < 2.0 {
+            return 0.0;
+        }
+        let mean = self.sum.load(Relaxed) as f64 / SCORE_ONE / n;
+        let mean_sq = self.sum_sq.load(Relaxed) as f64 / SCORE_ONE / n;
+        (mean_sq - mean * mean).max(0.0).sqrt()
     }
 }
 
@@ -902,6 +1025,9 @@ struct Worker<'a> {
     first_at: Vec<u16>,
     own: Vec<i32>,
     own_samples: u64,
+    /// Ownership sums and samples through each root move this thread saw,
+    /// when the search measures them.
+    move_own: FxHashMap<u16, (Vec<i32>, u64)>,
     priors: Vec<(u16, Prior)>,
     /// Learned pattern strengths of the candidates, as `priors`.
     strengths: Vec<f32>,
@@ -923,6 +1049,7 @@ impl<'a> Worker<'a> {
             first_at: vec![0; SLOTS],
             own: vec![0; SLOTS],
             own_samples: 0,
+            move_own: FxHashMap::default(),
             priors: Vec::with_capacity(SLOTS),
             strengths: Vec::with_capacity(SLOTS),
             ended: None,
@@ -943,6 +1070,16 @@ impl<'a> Worker<'a> {
         }
         self.sh.own_samples.fetch_add(self.own_samples, Relaxed);
         self.own_samples = 0;
+        if let Some(shared) = &self.sh.move_own {
+            let mut shared = shared.lock().unwrap_or_else(|e| e.into_inner());
+            for (code, (own, n)) in self.move_own.drain() {
+                let (sums, total) = shared.entry(code).or_insert_with(|| (vec![0; SLOTS], 0));
+                for (s, o) in sums.iter_mut().zip(own) {
+                    *s += o as i64;
+                }
+                *total += n;
+            }
+        }
     }
 
     /// One descent, playout and backup. `false` when the playout limit is reached.
@@ -1086,6 +1223,20 @@ impl<'a> Worker<'a> {
     fn count_area(&mut self) -> i32 {
         let size = self.board.size();
         let neutral = self.neutral_at_end();
+        // The root move this playout went through, when the search measures
+        // each move's ownership.
+        let mut by_move = match (&self.sh.move_own, self.path.get(1)) {
+            (Some(_), Some(&child)) => {
+                let code = self.sh.arena.get(child).mv.load(Relaxed);
+                let (own, n) = self
+                    .move_own
+                    .entry(code)
+                    .or_insert_with(|| (vec![0; SLOTS], 0));
+                *n += 1;
+                Some(own)
+            }
+            _ => None,
+        };
         let mut total = 0;
         for y in 0..size {
             for x in 0..size {
@@ -1109,6 +1260,9 @@ impl<'a> Worker<'a> {
                 };
                 total += o;
                 self.own[p.index()] += o;
+                if let Some(own) = by_move.as_mut() {
+                    own[p.index()] += o;
+                }
             }
         }
         self.own_samples += 1;
@@ -1163,6 +1317,10 @@ impl<'a> Worker<'a> {
                 (vw, ww, -score_black)
             }
         };
+        sh.root_spread.add(score_black);
+        if let Some(&child) = self.path.get(1) {
+            sh.spread[arena.get(child).mv.load(Relaxed) as usize].add(score_black);
+        }
         let root_mover = sh.color.opponent();
         for (d, &i) in self.path.iter().enumerate() {
             let mover = if d % 2 == 0 { root_mover } else { sh.color };

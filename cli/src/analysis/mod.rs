@@ -15,7 +15,7 @@ pub mod query;
 pub mod response;
 pub mod rules;
 
-use anyhow::{anyhow, Context};
+use anyhow::{anyhow, ensure, Context};
 use clap::Args;
 use kosumi::board::DEFAULT_SEED;
 use kosumi::search::patterns::Model;
@@ -33,22 +33,28 @@ use std::sync::{Arc, Mutex};
 pub struct AnalysisArgs {
     /// A KataGo analysis config file: its maxVisits, maxTime,
     /// numAnalysisThreads, numSearchThreads, reportAnalysisWinratesAs and
-    /// analysisPVLen are used, the rest ignored.
+    /// analysisPVLen are used, the rest ignored. Repeatable: a later file's
+    /// settings win, as KataGo's do.
     #[arg(long)]
-    pub config: Option<PathBuf>,
+    pub config: Vec<PathBuf>,
     /// KataGo's neural network file: accepted and ignored.
     #[arg(long)]
     pub model: Option<String>,
-    /// KataGo's human-style network file: accepted and ignored.
+    /// KataGo's human-style network file: not read; given, queries with a
+    /// humanSLProfile get humanPolicy from the learned move patterns (one
+    /// profile: strong amateurs).
     #[arg(long)]
     pub human_model: Option<String>,
-    /// KataGo config settings as `key=value,key=value` (over the config file).
+    /// KataGo config settings as `key=value,key=value` (over the config
+    /// files). Repeatable: a later setting wins.
     #[arg(long)]
-    pub override_config: Option<String>,
+    pub override_config: Vec<String>,
     /// When stdin closes, stop at once instead of finishing the queued positions.
     #[arg(long)]
     pub quit_without_waiting: bool,
-    /// Positions searched at the same time (KataGo's numAnalysisThreads; default 1).
+    /// Positions searched at the same time (KataGo's numAnalysisThreads;
+    /// default 1). Given here, it is used even beyond the cores; from a
+    /// config file, positions times threads are kept within the cores.
     #[arg(long, alias = "max-concurrent", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub analysis_threads: Option<u32>,
     /// Threads per search (default: the cores divided among the concurrent searches).
@@ -98,13 +104,18 @@ pub fn katago_style_args(args: Vec<OsString>) -> Vec<OsString> {
         .collect()
 }
 
-/// KataGo config lines `key = value` (`#` starts a comment).
+/// KataGo config lines `key = value` (`#` starts a comment), the two names
+/// of the threads per search as one, so that a later setting of either wins.
 fn read_config(text: &str) -> Map<String, Value> {
     let mut map = Map::new();
     for line in text.lines() {
         let line = line.split('#').next().unwrap_or("");
         if let Some((k, v)) = line.split_once('=') {
-            map.insert(k.trim().to_string(), Value::String(v.trim().to_string()));
+            let k = match k.trim() {
+                "numSearchThreadsPerAnalysisThread" => "numSearchThreads",
+                k => k,
+            };
+            map.insert(k.to_string(), Value::String(v.trim().to_string()));
         }
     }
     map
@@ -125,22 +136,28 @@ fn setup(args: &AnalysisArgs) -> anyhow::Result<Setup> {
         }
     };
     let mut cfg = Map::new();
-    if let Some(path) = &args.config {
+    for path in &args.config {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read the config {}", path.display()))?;
-        cfg = read_config(&text);
+        cfg.extend(read_config(&text));
     }
-    if let Some(o) = &args.override_config {
+    for o in &args.override_config {
         for kv in o.split(',').filter(|s| !s.trim().is_empty()) {
-            let (k, v) = kv
-                .split_once('=')
-                .ok_or_else(|| anyhow!("-override-config: '{kv}' is not key=value"))?;
-            cfg.insert(k.trim().to_string(), Value::String(v.trim().to_string()));
+            ensure!(
+                kv.contains('='),
+                "-override-config: '{kv}' is not key=value"
+            );
+            cfg.extend(read_config(kv));
         }
     }
     if let Some(m) = &args.model {
         note(format!(
             "no neural network is used: the model {m} is ignored"
+        ));
+    }
+    if let Some(m) = &args.human_model {
+        note(format!(
+            "the human model {m} is not read: humanPolicy is the learned move patterns' own, one profile for every humanSLProfile"
         ));
     }
     let take = |cfg: &mut Map<String, Value>, keys: &[&str]| -> Option<String> {
@@ -165,13 +182,7 @@ fn setup(args: &AnalysisArgs) -> anyhow::Result<Setup> {
         take(&mut cfg, &["numAnalysisThreads"]),
         "numAnalysisThreads",
     )?;
-    let cfg_threads = num(
-        take(
-            &mut cfg,
-            &["numSearchThreads", "numSearchThreadsPerAnalysisThread"],
-        ),
-        "numSearchThreads",
-    )?;
+    let cfg_threads = num(take(&mut cfg, &["numSearchThreads"]), "numSearchThreads")?;
     let mut search_keys = Map::new();
     for k in [
         "maxVisits",
@@ -179,12 +190,16 @@ fn setup(args: &AnalysisArgs) -> anyhow::Result<Setup> {
         "maxTime",
         "reportAnalysisWinratesAs",
         "analysisPVLen",
+        "humanSLProfile",
     ] {
         if let Some(v) = cfg.remove(k) {
             search_keys.insert(k.to_string(), v);
         }
     }
-    let mut defaults = Defaults::default();
+    let mut defaults = Defaults {
+        human_model: args.human_model.is_some(),
+        ..Defaults::default()
+    };
     query::apply_overrides(&mut defaults, &search_keys)?;
     if !cfg.is_empty() {
         let keys: Vec<&str> = cfg.keys().map(String::as_str).collect();
@@ -198,16 +213,20 @@ fn setup(args: &AnalysisArgs) -> anyhow::Result<Setup> {
             .ok_or_else(|| anyhow!("--report-winrates-as {p}: give BLACK, WHITE or SIDETOMOVE"))?;
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let workers = args
-        .analysis_threads
-        .map(|n| n as usize)
-        .or(cfg_workers)
-        .unwrap_or(1);
-    let threads = args
-        .search_threads
-        .map(|n| n as usize)
-        .or(cfg_threads)
-        .unwrap_or((cores / workers).max(1));
+    let (workers, threads, clamped) = thread_counts(
+        cores,
+        args.analysis_threads.map(|n| n as usize),
+        args.search_threads.map(|n| n as usize),
+        cfg_workers,
+        cfg_threads,
+    );
+    if clamped {
+        note(format!(
+            "{} positions at a time with {} threads each would overload {cores} cores: using {workers} at a time with {threads} each (--analysis-threads and --search-threads insist)",
+            cfg_workers.unwrap_or(workers),
+            cfg_threads.unwrap_or(threads),
+        ));
+    }
     let params = SearchParams {
         threads,
         max_memory: (default_max_memory() / workers).max(64 << 20),
@@ -222,6 +241,35 @@ fn setup(args: &AnalysisArgs) -> anyhow::Result<Setup> {
         params,
         policy: Policy::default().with_patterns(patterns),
     })
+}
+
+/// Concurrent positions and threads per search, and whether the config's
+/// numbers were cut: threads times positions stay within `cores` unless the
+/// command line asks for more.
+fn thread_counts(
+    cores: usize,
+    cli_workers: Option<usize>,
+    cli_threads: Option<usize>,
+    cfg_workers: Option<usize>,
+    cfg_threads: Option<usize>,
+) -> (usize, usize, bool) {
+    let workers = match (cli_workers, cfg_workers) {
+        (Some(w), _) => w,
+        (None, Some(w)) => w.min(cores),
+        (None, None) => 1,
+    };
+    let fair = (cores / workers).max(1);
+    let threads = match (cli_threads, cfg_threads) {
+        (Some(t), _) => t,
+        (None, Some(t)) => t.min(fair),
+        (None, None) => fair,
+    };
+    let asked = (
+        cfg_workers.filter(|_| cli_workers.is_none()),
+        cfg_threads.filter(|_| cli_threads.is_none()),
+    );
+    let clamped = asked.0.is_some_and(|w| w != workers) || asked.1.is_some_and(|t| t != threads);
+    (workers, threads, clamped)
 }
 
 /// Writes one response line and flushes; a closed stdout ends the process.
@@ -337,6 +385,26 @@ mod tests {
         assert_eq!(b[6], "--quit-without-waiting");
         let g: Vec<OsString> = ["kosumi", "-config"].iter().map(OsString::from).collect();
         assert_eq!(katago_style_args(g.clone()), g);
+    }
+
+    #[test]
+    fn threads_fit_the_cores_unless_the_command_line_insists() {
+        // KaTrain's stock config on two cores: 12 positions of 8 threads.
+        assert_eq!(
+            thread_counts(2, None, None, Some(12), Some(8)),
+            (2, 1, true)
+        );
+        assert_eq!(thread_counts(8, None, None, Some(2), Some(8)), (2, 4, true));
+        assert_eq!(
+            thread_counts(8, None, None, Some(2), Some(4)),
+            (2, 4, false)
+        );
+        assert_eq!(thread_counts(4, None, None, None, None), (1, 4, false));
+        assert_eq!(
+            thread_counts(2, Some(12), Some(8), Some(1), None),
+            (12, 8, false)
+        );
+        assert_eq!(thread_counts(2, Some(2), None, None, Some(8)), (2, 1, true));
     }
 
     #[test]

@@ -234,18 +234,41 @@ fn search(sh: &Shared, task: &Task) {
         time: s.base.max_time.map(Duration::from_secs_f64),
         allow: pick(&s.allow),
         avoid: pick(&s.avoid),
+        move_ownership: s.move_ownership,
     };
     // A fresh searcher per position: the result does not depend on which
     // worker took it or what it searched before.
     let mut searcher = Searcher::with_policy(sh.params.clone(), sh.policy.clone());
     let every = s.report_every.map(Duration::from_secs_f64);
-    let a = searcher.analyze(&p.game, p.to_move, limits, &task.stop, every, &mut |a| {
+    let mut a = searcher.analyze(&p.game, p.to_move, limits, &task.stop, every, &mut |a| {
         (sh.sink)(Report::Analysis {
             position: p,
             analysis: a,
             during: true,
         })
     });
+    if let Some(mv) = p.evaluate {
+        let want = a.playouts / 2;
+        let have = a
+            .candidates
+            .iter()
+            .find(|c| c.mv == mv)
+            .map_or(0, |c| c.visits);
+        if have < want && !task.stop.load(SeqCst) {
+            // The same tree, the move alone at the root: the other moves
+            // keep the values the search gave them.
+            let more = Limits {
+                playouts: Some(want - have),
+                allow: vec![mv],
+                ..Limits::default()
+            };
+            let b = searcher.analyze(&p.game, p.to_move, more, &task.stop, None, &mut |_| {});
+            if let Some(c) = b.candidates.into_iter().find(|c| c.mv == mv) {
+                a.candidates.retain(|x| x.mv != mv);
+                a.candidates.push(c);
+            }
+        }
+    }
     if a.playouts == 0 && a.candidates.is_empty() && task.stop.load(SeqCst) {
         (sh.sink)(Report::NoResults(p));
     } else {

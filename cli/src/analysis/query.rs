@@ -51,6 +51,12 @@ pub struct Defaults {
     pub perspective: Perspective,
     /// Longest principal variation reported (`analysisPVLen`).
     pub pv_len: usize,
+    /// A human-style model was named (`-human-model`): with a
+    /// `humanSLProfile`, responses carry `humanPolicy`, the learned move
+    /// patterns' own (they were learned from strong amateurs: one profile).
+    pub human_model: bool,
+    /// `humanSLProfile`, as a query's `overrideSettings` or the config set it.
+    pub human_profile: Option<String>,
 }
 
 impl Default for Defaults {
@@ -60,6 +66,8 @@ impl Default for Defaults {
             max_time: None,
             perspective: Perspective::Black,
             pv_len: 15,
+            human_model: false,
+            human_profile: None,
         }
     }
 }
@@ -71,6 +79,8 @@ pub struct Settings {
     pub base: Defaults,
     /// Report the ownership map.
     pub ownership: bool,
+    /// Report each candidate's ownership map (`includeMovesOwnership`).
+    pub move_ownership: bool,
     /// Report the prior of every move.
     pub policy: bool,
     /// Report the playouts of each move of each variation.
@@ -98,6 +108,10 @@ pub struct Position {
     pub priority: i64,
     /// The query's settings.
     pub settings: Arc<Settings>,
+    /// A move to give at least half the search's playouts after the
+    /// search, in the same tree (review's played move), so that its value
+    /// stands on enough playouts to compare with the best move's.
+    pub evaluate: Option<Move>,
 }
 
 /// A parsed input line.
@@ -234,13 +248,12 @@ fn int_list(v: &Value) -> Option<Vec<i64>> {
 
 const PAIRS: &str = "Must be an array of pairs of the form: [\"b\" or \"w\", GTP board vertex]";
 const BOOLEAN: &str = "Must be a boolean";
-const KOMI: &str = "Must be a integer or half-integer from -150.0 to 150.0";
+const KOMI: &str = "Must be a integer or half-integer from -400.0 to 400.0";
 
 /// Fields KataGo reads that kosumi accepts and does not use.
 const IGNORED_FIELDS: &[&str] = &[
     "rootPolicyTemperature",
     "rootFpuReductionMax",
-    "includeMovesOwnership",
     "includeMovesOwnershipStdev",
     "includeOwnershipStdev",
     "includeNoResultValue",
@@ -372,11 +385,12 @@ impl Query<'_> {
         }
         let priorities = self.priorities(analyze_turns.as_deref())?;
         let kata_rules = self.rules()?;
-        let rules = kata_rules
-            .to_rules()
-            .map_err(|e| self.err("rules", &e.to_string()))?;
+        let (rules, warning) = kata_rules.to_rules();
+        if let Some(w) = warning {
+            self.warnings.push(field_warning(self.id, "rules", &w));
+        }
         let mut komi = kata_rules.komi;
-        if let Some(k) = self.float("komi", -150.0, 150.0, KOMI)? {
+        if let Some(k) = self.float("komi", -400.0, 400.0, KOMI)? {
             if (k * 2.0).fract() != 0.0 {
                 return Err(self.err("komi", KOMI));
             }
@@ -446,6 +460,7 @@ impl Query<'_> {
                         .as_ref()
                         .map_or(priority, |p| p.get(&turn).copied().unwrap_or(priority)),
                     settings: Arc::clone(&settings),
+                    evaluate: None,
                 });
             }
             let Some(&(c, mv)) = moves.get(turn) else {
@@ -546,17 +561,14 @@ impl Query<'_> {
             100.0,
             "Must be a number from 0.01 to 100.0",
         )?;
-        for f in [
-            "includeMovesOwnership",
-            "includeOwnershipStdev",
-            "includeMovesOwnershipStdev",
-        ] {
+        for f in ["includeOwnershipStdev", "includeMovesOwnershipStdev"] {
             self.boolean(f)?;
         }
         let (allow, avoid) = self.allow_avoid(size)?;
         Ok(Settings {
             base,
             ownership: self.boolean("includeOwnership")?,
+            move_ownership: self.boolean("includeMovesOwnership")?,
             policy: self.boolean("includePolicy")?,
             pv_visits: self.boolean("includePVVisits")?,
             report_every: every.or(first),
@@ -675,6 +687,7 @@ pub fn apply_overrides(
             "numSearchThreads" | "numSearchThreadsPerAnalysisThread" => {
                 bail!("{key} cannot be changed in a query");
             }
+            "humanSLProfile" => base.human_profile = Some(text),
             _ => ignored.push(key.clone()),
         }
     }

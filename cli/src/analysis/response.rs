@@ -1,14 +1,14 @@
 //! Analysis responses in KataGo's form, built from the search's [`Analysis`].
 //!
 //! kosumi has no neural network: the `raw*` fields of `rootInfo` repeat the
-//! search's own values, `scoreStdev` is not measured (0), `utility` is the
-//! win rate mapped to [-1, 1] as `kata-analyze` reports it, and the weights
-//! are the visit counts. They are there because clients written for
-//! KataGo expect them.
+//! root's own values, `scoreStdev` is the spread of the final scores of the
+//! playouts, `utility` is the win rate mapped to [-1, 1] as `kata-analyze`
+//! reports it, and the weights are the visit counts. They are there because
+//! clients written for KataGo expect them.
 
 use super::query::Position;
 use kosumi::board::{Board, Color, Move, Vertex};
-use kosumi::search::Analysis;
+use kosumi::search::{Analysis, Candidate};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -38,6 +38,8 @@ struct MoveInfo {
     pv_visits: Option<Vec<u64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pv_edge_visits: Option<Vec<u64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ownership: Option<Vec<f64>>,
 }
 
 /// The position as a whole.
@@ -78,6 +80,8 @@ struct Response<'a> {
     ownership: Option<Vec<f64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     policy: Option<Vec<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    human_policy: Option<Vec<f64>>,
 }
 
 /// The response to a position that got no search at all (terminated first).
@@ -97,13 +101,23 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool) -> Value {
     let flip = s.base.perspective.flips(pos.to_move);
     let wr = |w: f64| if flip { 1.0 - w } else { w };
     let sc = |x: f64| if flip { -x } else { x };
+    // Ownership comes positive for Black; SIDETOMOVE and WHITE turn it.
+    let own_flip = match s.base.perspective {
+        super::query::Perspective::Black => false,
+        super::query::Perspective::White => true,
+        super::query::Perspective::SideToMove => pos.to_move == Color::White,
+    };
+    let own_view =
+        |own: &[f64]| -> Vec<f64> { own.iter().map(|&v| if own_flip { -v } else { v }).collect() };
     let name = |m: Move| Vertex::from_move(m, size).to_string();
+    let estimates = estimates(a);
     let move_infos = a
         .candidates
         .iter()
-        .filter(|c| c.visits > 0)
+        .zip(&estimates)
+        .filter(|(c, _)| c.visits > 0)
         .enumerate()
-        .map(|(order, c)| {
+        .map(|(order, (c, &(winrate, score)))| {
             let pv_len = s.base.pv_len.max(1);
             let pv_visits: Vec<u64> = c.pv_visits.iter().take(pv_len).copied().collect();
             let visits = c.visits as f64;
@@ -111,13 +125,13 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool) -> Value {
                 mv: name(c.mv),
                 visits: c.visits,
                 edge_visits: c.visits,
-                winrate: wr(c.winrate),
-                score_lead: sc(c.score_lead),
-                score_mean: sc(c.score_lead),
-                score_selfplay: sc(c.score_lead),
-                score_stdev: 0.0,
+                winrate: wr(winrate),
+                score_lead: sc(score),
+                score_mean: sc(score),
+                score_selfplay: sc(score),
+                score_stdev: c.score_stdev,
                 prior: c.prior,
-                utility: sc(2.0 * c.winrate - 1.0),
+                utility: sc(2.0 * winrate - 1.0),
                 lcb: wr(c.lcb),
                 utility_lcb: sc(2.0 * c.lcb - 1.0),
                 weight: visits,
@@ -127,20 +141,27 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool) -> Value {
                 pv: c.pv.iter().take(pv_len).map(|&m| name(m)).collect(),
                 pv_visits: s.pv_visits.then(|| pv_visits.clone()),
                 pv_edge_visits: s.pv_visits.then_some(pv_visits),
+                ownership: (s.move_ownership && c.ownership.len() == size * size)
+                    .then(|| own_view(&c.ownership)),
             }
         })
         .collect::<Vec<_>>();
-    let root_lcb = a.candidates.first().map_or(0.0, |c| c.lcb);
+    // The root's own values, as KataGo reports them: the mean over all its
+    // playouts, not the best move's.
+    let root = &a.root;
+    let n = root.visits.max(1) as f64;
+    let root_lcb =
+        (root.winrate - 1.96 * (root.winrate * (1.0 - root.winrate) / n).sqrt()).clamp(0.0, 1.0);
     let board = pos.game.board();
     let root_info = RootInfo {
-        winrate: wr(a.winrate),
-        score_lead: sc(a.score_lead),
-        score_selfplay: sc(a.score_lead),
-        score_stdev: 0.0,
-        utility: sc(2.0 * a.winrate - 1.0),
+        winrate: wr(root.winrate),
+        score_lead: sc(root.score_lead),
+        score_selfplay: sc(root.score_lead),
+        score_stdev: root.score_stdev,
+        utility: sc(2.0 * root.winrate - 1.0),
         lcb: wr(root_lcb),
-        visits: a.playouts,
-        weight: a.playouts as f64,
+        visits: root.visits,
+        weight: root.visits as f64,
         this_hash: this_hash(board, pos.to_move),
         sym_hash: sym_hash(board, pos.to_move),
         current_player: if pos.to_move == Color::Black {
@@ -148,28 +169,21 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool) -> Value {
         } else {
             "W"
         },
-        raw_winrate: wr(a.winrate),
-        raw_lead: sc(a.score_lead),
-        raw_score_selfplay: sc(a.score_lead),
-        raw_score_selfplay_stdev: 0.0,
+        raw_winrate: wr(root.winrate),
+        raw_lead: sc(root.score_lead),
+        raw_score_selfplay: sc(root.score_lead),
+        raw_score_selfplay_stdev: root.score_stdev,
         raw_no_result_prob: 0.0,
         raw_st_wr_error: 0.0,
         raw_st_score_error: 0.0,
         raw_var_time_left: 0.0,
     };
-    // Ownership comes positive for Black; SIDETOMOVE and WHITE turn it.
-    let own_flip = match s.base.perspective {
-        super::query::Perspective::Black => false,
-        super::query::Perspective::White => true,
-        super::query::Perspective::SideToMove => pos.to_move == Color::White,
-    };
-    let ownership = (s.ownership && a.ownership.len() == size * size).then(|| {
-        a.ownership
-            .iter()
-            .map(|&v| if own_flip { -v } else { v })
-            .collect()
-    });
+    let ownership =
+        (s.ownership && a.ownership.len() == size * size).then(|| own_view(&a.ownership));
     let policy = s.policy.then(|| policy(pos, a));
+    // One model, learned from strong amateurs, answers for every profile.
+    let human = s.base.human_model && s.base.human_profile.is_some();
+    let human_policy = policy.clone().filter(|_| human);
     let r = Response {
         id: &pos.id,
         turn_number: pos.turn,
@@ -178,8 +192,52 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool) -> Value {
         root_info,
         ownership,
         policy,
+        human_policy,
     };
     serde_json::to_value(r).expect("plain data serialises")
+}
+
+/// Each candidate's win rate and score lead, shrunk toward the root's as
+/// far as its playouts leave it uncertain. One playout's final score spreads
+/// by some 50 to 70 points on 19x19, so a move with a dozen playouts would
+/// otherwise swing by tens of points between two runs, and every "points
+/// lost" a client derives from it with it. Empirical Bayes: how far the
+/// candidates' true values spread is estimated from the candidates
+/// themselves (the between-groups part of a one-way analysis of variance),
+/// and each mean weighs against the root's as `n / (n + noise / spread)`.
+fn estimates(a: &Analysis) -> Vec<(f64, f64)> {
+    let root = &a.root;
+    let w = root.winrate.clamp(0.01, 0.99);
+    let winrates = shrink(a, root.winrate, w * (1.0 - w), |c| c.winrate);
+    let scores = shrink(a, root.score_lead, root.score_stdev.powi(2), |c| {
+        c.score_lead
+    });
+    winrates.into_iter().zip(scores).collect()
+}
+
+/// The candidates' `value`s, each pulled toward `center` by the share of
+/// `noise` (one playout's variance) its visits leave in its mean.
+fn shrink(a: &Analysis, center: f64, noise: f64, value: impl Fn(&Candidate) -> f64) -> Vec<f64> {
+    let seen: Vec<(f64, f64)> = a
+        .candidates
+        .iter()
+        .filter(|c| c.visits > 0)
+        .map(|c| (c.visits as f64, value(c)))
+        .collect();
+    let n: f64 = seen.iter().map(|s| s.0).sum();
+    if seen.len() < 2 || noise <= 0.0 {
+        return a.candidates.iter().map(value).collect();
+    }
+    let between: f64 = seen.iter().map(|&(k, v)| k * (v - center).powi(2)).sum();
+    let weight = n - seen.iter().map(|s| s.0 * s.0).sum::<f64>() / n;
+    let spread = ((between - (seen.len() - 1) as f64 * noise) / weight.max(1.0)).max(noise / n);
+    a.candidates
+        .iter()
+        .map(|c| {
+            let k = c.visits as f64;
+            center + (value(c) - center) * k / (k + noise / spread)
+        })
+        .collect()
 }
 
 /// `size * size + 1` priors, row by row from the top-left, pass last; -1 for
@@ -252,4 +310,43 @@ fn sym_hash(board: &Board, to_move: Color) -> String {
         .unwrap_or(0)
         ^ mix(to_move.index() as u64 + 7);
     format!("{:016X}{:016X}", best, mix(best))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kosumi::board::Point;
+    use kosumi::search::RootValues;
+
+    #[test]
+    fn few_playouts_are_pulled_toward_the_root_many_barely() {
+        let cand = |x: usize, visits: u64, score_lead: f64| Candidate {
+            mv: Move::Play(Point::new(x, 0)),
+            visits,
+            winrate: 0.5,
+            prior: 0.1,
+            lcb: 0.4,
+            score_lead,
+            pv: Vec::new(),
+            pv_visits: Vec::new(),
+            score_stdev: 60.0,
+            ownership: Vec::new(),
+        };
+        let a = Analysis {
+            root: RootValues {
+                visits: 1000,
+                winrate: 0.5,
+                score_lead: 0.0,
+                score_stdev: 60.0,
+            },
+            candidates: vec![cand(0, 600, 4.0), cand(1, 380, -6.0), cand(2, 12, 20.0)],
+            ..Analysis::default()
+        };
+        let est = estimates(&a);
+        // Scores: the well-visited moves keep most of their lead, the move
+        // with a dozen playouts keeps little of its 20 points.
+        assert!(est[0].1 > 3.0 && est[0].1 < 4.0, "{est:?}");
+        assert!(est[1].1 < -4.0 && est[1].1 > -6.0, "{est:?}");
+        assert!(est[2].1 > 0.0 && est[2].1 < 5.0, "{est:?}");
+    }
 }

@@ -1,14 +1,14 @@
 //! KataGo's rule names and rule objects, mapped to the rule sets kosumi plays.
 //!
 //! KataGo describes rules by five choices (ko, scoring, group tax, suicide,
-//! button) plus White's handicap bonus. kosumi plays four sets; the mapping
-//! keeps what changes the result (area or territory, suicide, komi and the
-//! handicap bonus) and lets the ko rule follow the set (the superko variants
-//! differ only in rare long cycles). Group tax and the button change the
-//! score in ways kosumi cannot count: those are errors.
+//! button) plus White's handicap bonus. kosumi plays the nearest of its rule
+//! sets: area or territory, suicide, komi and the handicap bonus as given,
+//! the ko rule as the set has it (the superko variants differ only in rare
+//! long cycles). What it cannot play exactly (group tax as in stone
+//! scoring, the button, suicide under territory scoring) is analysed under
+//! the nearest set with a warning, as KataGo warns of what it ignores.
 
-use anyhow::{bail, ensure};
-use kosumi::board::Rules;
+use kosumi::board::{RuleSet, Rules};
 use serde_json::Value;
 
 /// KataGo's description of a rule set.
@@ -130,23 +130,36 @@ impl KataRules {
         Some(r)
     }
 
-    /// The kosumi rule set that plays these rules, or why none can.
-    pub fn to_rules(&self) -> anyhow::Result<Rules> {
-        ensure!(
-            self.tax != "ALL",
-            "kosumi cannot play rules with group tax (tax ALL: stone scoring, ancient territory)"
-        );
-        ensure!(
-            !self.button,
-            "kosumi cannot play the button rule (hasButton)"
-        );
-        let name = match (self.territory, self.suicide) {
-            (true, true) => bail!("kosumi cannot play territory scoring with multi-stone suicide"),
-            (true, false) => "japanese",
-            (false, true) => "tromp-taylor",
-            (false, false) => "chinese",
+    /// The kosumi rule set nearest these rules, and what it cannot play
+    /// exactly (a warning for the client), if anything.
+    pub fn to_rules(&self) -> (Rules, Option<String>) {
+        let set = match (self.territory, self.suicide, self.ko.as_str()) {
+            (true, _, _) => RuleSet::Japanese,
+            (false, true, "POSITIONAL") => RuleSet::TrompTaylor,
+            (false, true, _) => RuleSet::NewZealand,
+            (false, false, _) if self.handicap_bonus == "N-1" => RuleSet::Aga,
+            (false, false, _) => RuleSet::Chinese,
         };
-        Ok(Rules::parse(name).expect("a known set"))
+        let rules = Rules::new(set);
+        let mut differences = Vec::new();
+        let tax = if self.territory { "SEKI" } else { "NONE" };
+        if self.tax != tax {
+            differences.push(format!("group tax {} (counted as {tax})", self.tax));
+        }
+        if self.territory && self.suicide {
+            differences.push("multi-stone suicide (played as illegal)".to_string());
+        }
+        if self.button {
+            differences.push("the button (not counted)".to_string());
+        }
+        let warning = (!differences.is_empty()).then(|| {
+            format!(
+                "kosumi plays these rules as {}: {}",
+                rules.name(),
+                differences.join(", ")
+            )
+        });
+        (rules, warning)
     }
 
     /// Komi points White receives for `handicap` stones under these rules.
@@ -167,21 +180,18 @@ mod tests {
     #[test]
     fn names_map_to_our_sets() {
         let set = |n: &str| {
-            KataRules::named(n)
-                .unwrap()
-                .to_rules()
-                .ok()
-                .map(|r| r.name())
+            let (rules, warning) = KataRules::named(n).unwrap().to_rules();
+            (rules.name(), warning.is_some())
         };
-        assert_eq!(set("japanese"), Some("japanese"));
-        assert_eq!(set("Korean"), Some("japanese"));
-        assert_eq!(set("chinese"), Some("chinese"));
-        assert_eq!(set("chinese-ogs"), Some("chinese"));
-        assert_eq!(set("aga"), Some("chinese"));
-        assert_eq!(set("new-zealand"), Some("tromp-taylor"));
-        assert_eq!(set("tromp-taylor"), Some("tromp-taylor"));
-        assert!(set("stone-scoring").is_none());
-        assert!(set("aga-button").is_none());
+        assert_eq!(set("japanese"), ("japanese", false));
+        assert_eq!(set("Korean"), ("japanese", false));
+        assert_eq!(set("chinese"), ("chinese", false));
+        assert_eq!(set("chinese-ogs"), ("chinese", false));
+        assert_eq!(set("aga"), ("aga", false));
+        assert_eq!(set("new zealand"), ("new-zealand", false));
+        assert_eq!(set("tromp-taylor"), ("tromp-taylor", false));
+        assert_eq!(set("stone_scoring"), ("chinese", true));
+        assert_eq!(set("aga-button"), ("aga", true));
         assert!(KataRules::named("klingon").is_none());
         assert_eq!(KataRules::named("aga").unwrap().handicap_bonus(4), 3.0);
         assert_eq!(KataRules::named("chinese").unwrap().handicap_bonus(4), 4.0);
@@ -193,13 +203,23 @@ mod tests {
         let r =
             KataRules::from_object(&json!({"ko":"SIMPLE","scoring":"TERRITORY","suicide":false}))
                 .unwrap();
-        assert_eq!(r.to_rules().unwrap().name(), "japanese");
+        assert_eq!(r.to_rules().0.name(), "japanese");
         assert_eq!(r.komi, 6.5);
-        let r = KataRules::from_object(&json!({"scoring":"AREA","tax":"ALL"})).unwrap();
-        assert!(r.to_rules().is_err());
+        let (rules, warning) = KataRules::from_object(&json!({"scoring":"AREA","tax":"ALL"}))
+            .unwrap()
+            .to_rules();
+        assert_eq!(rules.name(), "tromp-taylor");
+        assert!(warning.unwrap().contains("group tax ALL"));
+        let r =
+            KataRules::from_object(&json!({"scoring":"TERRITORY","suicide":true,"hasButton":true}));
+        let warning = r.unwrap().to_rules().1.unwrap();
+        assert!(
+            warning.contains("suicide") && warning.contains("button"),
+            "{warning}"
+        );
         assert!(KataRules::from_object(&json!({"ko":"NONSENSE"})).is_none());
         assert!(KataRules::from_object(&json!({"colour":"red"})).is_none());
         let tt = KataRules::from_object(&json!({})).unwrap();
-        assert_eq!(tt.to_rules().unwrap().name(), "tromp-taylor");
+        assert_eq!(tt.to_rules(), (Rules::new(RuleSet::TrompTaylor), None));
     }
 }

@@ -1,7 +1,7 @@
 //! `kosumi review GAME.sgf`: every position of a game searched, the results
 //! written back as an SGF that Sabaki, KaTrain or any editor opens (each
 //! move's win rate and score in its comment, kosumi's better move and its
-//! variation where the played move lost more than a threshold, the biggest
+//! variation where the played move clearly lost to it, the biggest
 //! mistakes at the root) and, on request, an SVG chart of the game.
 //!
 //! The positions go through the worker pool of `kosumi analysis`, one search
@@ -17,7 +17,7 @@ use anyhow::{anyhow, Context};
 use clap::Args;
 use kosumi::board::{Color, Move, Rules, Vertex, DEFAULT_SEED};
 use kosumi::search::patterns::Model;
-use kosumi::search::{Analysis, Policy, SearchParams};
+use kosumi::search::{Analysis, Candidate, Policy, SearchParams};
 use kosumi::sgf::GameRecord;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -30,8 +30,9 @@ use std::time::Instant;
 pub struct ReviewArgs {
     /// The game to review (the main line of the first game in the file).
     pub game: PathBuf,
-    /// Playouts per position.
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Playouts per position (the played move gets at least half as many
+    /// of its own on top, in the same tree).
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
     pub playouts: u64,
     /// Seconds per position instead of a playout count.
     #[arg(long)]
@@ -45,10 +46,13 @@ pub struct ReviewArgs {
     /// Also draw the win rate and score lead over the game as an SVG chart.
     #[arg(long)]
     pub chart: Option<PathBuf>,
-    /// A move is a mistake when it loses this many percentage points of win
-    /// rate for its player (and is not kosumi's choice).
-    #[arg(long, default_value_t = 10.0)]
-    pub threshold: f64,
+    /// A move is a mistake when kosumi's choice beats it by this many
+    /// standard errors of score in the same search.
+    #[arg(long, default_value_t = 1.5, allow_negative_numbers = true)]
+    pub confidence: f64,
+    /// ... and by at least this many points.
+    #[arg(long, default_value_t = 2.0, allow_negative_numbers = true)]
+    pub min_points: f64,
     /// Mistakes listed in the root comment.
     #[arg(long, default_value_t = 10)]
     pub top: usize,
@@ -77,15 +81,18 @@ pub struct MoveReview {
     pub mv: Move,
     /// Black's win rate and score lead before it.
     pub before: (f64, f64),
-    /// Black's win rate and score lead after it.
+    /// Black's win rate and score lead after it: the played move's own
+    /// values in the search before it.
     pub after: (f64, f64),
     /// kosumi's choice in the position before it: the move, its variation,
     /// and Black's win rate and score lead after it.
     pub best: Option<(Move, Vec<Move>, f64, f64)>,
-    /// Win rate lost by the mover, in [−1, 1].
+    /// Win rate the mover lost against kosumi's choice, in [−1, 1].
     pub loss: f64,
-    /// Points of score lead lost by the mover.
+    /// Points of score lead the mover lost against kosumi's choice.
     pub score_loss: f64,
+    /// That score loss in standard errors of the two moves' means.
+    pub confidence: f64,
     /// Whether it counts as a mistake.
     pub mistake: bool,
 }
@@ -102,12 +109,34 @@ pub struct Review {
     pub size: usize,
     /// How the positions were searched, for the comments.
     pub effort: String,
-    /// The threshold, as a fraction.
-    pub threshold: f64,
-    /// How much better a search finds the position for the player to move
-    /// than the previous search found the move that led to it (win rate,
-    /// points; the median over the moves both searches looked at).
-    pub tempo: (f64, f64),
+    /// What makes a mistake.
+    pub bar: Bar,
+}
+
+/// What makes a mistake: kosumi's choice beats the move by `confidence`
+/// standard errors and `min_points` points of score, between moves
+/// `first` and `last`.
+#[derive(Clone, Copy, Debug)]
+pub struct Bar {
+    pub confidence: f64,
+    pub min_points: f64,
+    pub first: usize,
+    pub last: usize,
+}
+
+impl Bar {
+    /// The bar for a board side. The opening and the late endgame are left
+    /// alone: measured against a strong judge, playouts rated the opening
+    /// poorly and the late endgame's marks were nearly all counting noise.
+    pub fn new(args: &ReviewArgs, size: usize) -> Bar {
+        let points = size * size;
+        Bar {
+            confidence: args.confidence,
+            min_points: args.min_points,
+            first: points / 9,
+            last: points * 7 / 10,
+        }
+    }
 }
 
 impl Review {
@@ -123,11 +152,11 @@ impl Review {
     }
 }
 
-fn black_view(a: &Analysis, to_move: Color) -> (f64, f64) {
+fn black_view(winrate: f64, score_lead: f64, to_move: Color) -> (f64, f64) {
     if to_move == Color::Black {
-        (a.winrate, a.score_lead)
+        (winrate, score_lead)
     } else {
-        (1.0 - a.winrate, -a.score_lead)
+        (1.0 - winrate, -score_lead)
     }
 }
 
@@ -148,8 +177,10 @@ pub fn review(record: GameRecord, args: &ReviewArgs) -> anyhow::Result<Review> {
             max_time: args.time,
             perspective: Perspective::SideToMove,
             pv_len: 12,
+            ..Defaults::default()
         },
         ownership: false,
+        move_ownership: false,
         policy: false,
         pv_visits: false,
         report_every: None,
@@ -171,6 +202,7 @@ pub fn review(record: GameRecord, args: &ReviewArgs) -> anyhow::Result<Review> {
             to_move,
             priority: 0,
             settings: Arc::clone(&settings),
+            evaluate: moves.get(turn).map(|m| m.1),
         })
     };
     // An illegal move anywhere is an error before any search.
@@ -239,13 +271,17 @@ pub fn review(record: GameRecord, args: &ReviewArgs) -> anyhow::Result<Review> {
     let black: Vec<(f64, f64)> = analyses
         .iter()
         .zip(&to_moves)
-        .map(|(a, &c)| black_view(a, c))
+        .map(|(a, &c)| black_view(a.winrate, a.score_lead, c))
         .collect();
-    let threshold = args.threshold / 100.0;
-    let (judged, tempo) = judge(&moves, &analyses, &to_moves, &black, threshold);
+    let bar = Bar::new(args, record.size);
+    let judged = judge(&moves, &analyses, &to_moves, &black, &bar);
     let effort = match args.time {
-        Some(t) => format!("{t} s per position"),
-        None => format!("{} playouts per position", args.playouts),
+        Some(t) => format!("{t} s per position, half as much for the move played"),
+        None => format!(
+            "{} playouts per position, {} for the move played",
+            args.playouts,
+            args.playouts / 2
+        ),
     };
     Ok(Review {
         size: record.size,
@@ -253,102 +289,71 @@ pub fn review(record: GameRecord, args: &ReviewArgs) -> anyhow::Result<Review> {
         black,
         moves: judged,
         effort,
-        threshold,
-        tempo,
+        bar,
     })
 }
 
-/// Judges every move. Its value blends two estimates, weighted by their
-/// playouts: the played move's own value in the search before it, and the
-/// next search's value of the position it made (that search's best move),
-/// corrected by the game's tempo bias. Returns the moves and that bias.
+/// Judges every move against kosumi's choice in the same search: the
+/// played move had playouts of its own there, so both values come from one
+/// tree and the gap is not a comparison of two searches' biases.
 ///
-/// Why: a move the search gave few playouts has a noisy value of its own
-/// (twelve playouts: about 14 points of win rate either way), while the
-/// next search rates the position a little better for its player to move
-/// than the previous search rated the move that led there (the best of
-/// many noisy estimates is optimistic). The median of that gap over the
-/// moves the first search looked at well (100 playouts or more) corrects it.
+/// Why a gap in standard errors: a playout's final score spreads over tens
+/// of points on 19x19 (its standard deviation is 50 to 70 in the middle
+/// game), so a gap of five points is noise at a few hundred playouts and
+/// real at a few thousand.
 fn judge(
     moves: &[(Color, Move)],
     analyses: &[Analysis],
     to_moves: &[Color],
     black: &[(f64, f64)],
-    threshold: f64,
-) -> (Vec<MoveReview>, (f64, f64)) {
-    let view = |k: usize, c: &kosumi::search::Candidate| {
-        let a = Analysis {
-            winrate: c.winrate,
-            score_lead: c.score_lead,
-            ..Analysis::default()
-        };
-        black_view(&a, to_moves[k])
-    };
-    let played = |k: usize| {
-        analyses[k]
-            .candidates
-            .iter()
-            .find(|c| c.mv == moves[k].1 && c.visits > 0)
-    };
-    let weight = |k: usize| analyses[k].candidates.first().map_or(0, |c| c.visits) as f64;
-    let sign = |c: Color| if c == Color::Black { 1.0 } else { -1.0 };
-    // The gap, in the mover's favour, between the played move's value in
-    // its search and the next search's value of the position it made.
-    let (mut gap_w, mut gap_s): (Vec<f64>, Vec<f64>) = (0..moves.len())
-        .filter_map(|k| {
-            let c = played(k).filter(|c| c.visits >= 100)?;
-            let own = view(k, c);
-            let next = black[k + 1];
-            let s = sign(moves[k].0);
-            Some((s * (own.0 - next.0), s * (own.1 - next.1)))
-        })
-        .unzip();
-    let median = |v: &mut Vec<f64>| {
-        if v.len() < 5 {
-            return 0.0;
-        }
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    let tempo = (median(&mut gap_w), median(&mut gap_s));
-    let judged = moves
+    bar: &Bar,
+) -> Vec<MoveReview> {
+    moves
         .iter()
         .enumerate()
         .map(|(k, &(color, mv))| {
-            let s = sign(color);
-            let best = analyses[k].candidates.first().map(|c| {
-                let (w, sc) = view(k, c);
-                (c.mv, c.pv.clone(), w, sc)
+            let a = &analyses[k];
+            let view = |c: &Candidate| black_view(c.winrate, c.score_lead, to_moves[k]);
+            let first = a.candidates.first();
+            let best = first.map(|c| {
+                let (w, s) = view(c);
+                (c.mv, c.pv.clone(), w, s)
             });
-            let before = black[k];
-            let next = black[k + 1];
-            let next = ((next.0 + s * tempo.0).clamp(0.0, 1.0), next.1 + s * tempo.1);
-            let after = match played(k) {
-                Some(c) => {
-                    let own = view(k, c);
-                    let (n, m) = (c.visits as f64, weight(k + 1).max(1.0));
-                    let mix = |a: f64, b: f64| (n * a + m * b) / (n + m);
-                    (mix(own.0, next.0), mix(own.1, next.1))
-                }
-                None => next,
-            };
-            let loss = s * (before.0 - after.0);
-            let score_loss = s * (before.1 - after.1);
-            let agreed = best.as_ref().is_some_and(|b| b.0 == mv);
+            let played = a.candidates.iter().find(|c| c.mv == mv && c.visits > 0);
+            let after = played.map_or(black[k + 1], view);
+            let (mut loss, mut score_loss, mut confidence) = (0.0, 0.0, 0.0);
+            if let (Some(b), Some(p)) = (first, played) {
+                loss = b.winrate - p.winrate;
+                score_loss = b.score_lead - p.score_lead;
+                let spread =
+                    a.root.score_stdev * (1.0 / b.visits as f64 + 1.0 / p.visits as f64).sqrt();
+                confidence = if spread > 0.0 {
+                    score_loss / spread
+                } else {
+                    0.0
+                };
+            }
+            let agreed = first.is_some_and(|b| b.mv == mv);
+            let mistake = !agreed
+                && mv != Move::Pass
+                && to_moves[k] == color
+                && (bar.first..=bar.last).contains(&(k + 1))
+                && confidence >= bar.confidence
+                && score_loss >= bar.min_points;
             MoveReview {
                 number: k + 1,
                 color,
                 mv,
-                before,
+                before: black[k],
                 after,
                 best,
                 loss,
                 score_loss,
-                mistake: !agreed && to_moves[k] == color && loss >= threshold,
+                confidence,
+                mistake,
             }
         })
-        .collect();
-    (judged, tempo)
+        .collect()
 }
 
 fn default_out(game: &Path) -> PathBuf {
@@ -360,10 +365,17 @@ fn default_out(game: &Path) -> PathBuf {
 
 /// Runs `kosumi review`; returns the exit status.
 pub fn run(args: &ReviewArgs) -> i32 {
-    if !(args.threshold > 0.0 && args.threshold <= 100.0) {
+    if !(args.confidence.is_finite() && args.confidence >= 0.0) {
         eprintln!(
-            "kosumi review: --threshold {} is not a percentage above 0",
-            args.threshold
+            "kosumi review: --confidence {} is not a number of standard errors (0 or more)",
+            args.confidence
+        );
+        return 2;
+    }
+    if !(args.min_points.is_finite() && args.min_points >= 0.0) {
+        eprintln!(
+            "kosumi review: --min-points {} is not a number of points (0 or more)",
+            args.min_points
         );
         return 2;
     }
@@ -405,13 +417,11 @@ fn write_review(args: &ReviewArgs) -> anyhow::Result<()> {
         let mistakes = review.moves.iter().filter(|m| m.mistake).count();
         let pct = |(a, n): (usize, usize)| 100.0 * a as f64 / n.max(1) as f64;
         eprintln!(
-            "kosumi review: {} moves in {:.1} s; {mistakes} mistakes; kosumi's first choice was played {:.0}% (Black) and {:.0}% (White) of the time; tempo correction {:.1}% and {:.1} points; wrote {}",
+            "kosumi review: {} moves in {:.1} s; {mistakes} mistakes; kosumi's first choice was played {:.0}% (Black) and {:.0}% (White) of the time; wrote {}",
             review.moves.len(),
             start.elapsed().as_secs_f64(),
             pct(review.agreement(Color::Black)),
             pct(review.agreement(Color::White)),
-            review.tempo.0 * 100.0,
-            review.tempo.1,
             out.display()
         );
     }
@@ -421,4 +431,70 @@ fn write_review(args: &ReviewArgs) -> anyhow::Result<()> {
 /// `B R3`-style name of a move.
 pub fn move_text(color: Color, mv: Move, size: usize) -> String {
     format!("{} {}", color.letter(), Vertex::from_move(mv, size))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kosumi::board::Point;
+
+    fn candidate(mv: Move, visits: u64, score_lead: f64) -> Candidate {
+        Candidate {
+            mv,
+            visits,
+            winrate: 0.5 + score_lead / 100.0,
+            prior: 0.0,
+            lcb: 0.0,
+            score_lead,
+            pv: vec![mv],
+            pv_visits: Vec::new(),
+            score_stdev: 0.0,
+            ownership: Vec::new(),
+        }
+    }
+
+    /// A position where Black's best move leads by 6 points and the played
+    /// move by 0, with the playouts and the spread given.
+    fn judged(number: usize, played_visits: u64, stdev: f64) -> MoveReview {
+        let (best, played) = (Move::Play(Point::new(3, 3)), Move::Play(Point::new(4, 4)));
+        let moves = vec![(Color::Black, played); number];
+        let mut a = Analysis {
+            candidates: vec![
+                candidate(best, 2000, 6.0),
+                candidate(played, played_visits, 0.0),
+            ],
+            ..Analysis::default()
+        };
+        a.root.score_stdev = stdev;
+        let analyses = vec![a; number + 1];
+        let to_moves = vec![Color::Black; number + 1];
+        let black = vec![(0.5, 0.0); number + 1];
+        let bar = Bar {
+            confidence: 1.5,
+            min_points: 2.0,
+            first: 40,
+            last: 252,
+        };
+        judge(&moves, &analyses, &to_moves, &black, &bar)
+            .pop()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_gap_counts_as_far_as_its_playouts_carry_it() {
+        // 6 points with a spread of 60: 1.9 standard errors at 2000 and
+        // 1000 playouts, 0.4 at 2000 and 40.
+        let m = judged(100, 1000, 60.0);
+        assert!((m.score_loss - 6.0).abs() < 1e-9);
+        assert!((m.confidence - 6.0 / (60.0 * (1.5f64 / 1000.0).sqrt())).abs() < 1e-9);
+        assert!(m.mistake);
+        assert!(!judged(100, 40, 60.0).mistake);
+        // The opening and the late endgame are left alone.
+        assert!(!judged(39, 1000, 60.0).mistake);
+        assert!(judged(40, 1000, 60.0).mistake);
+        assert!(!judged(253, 1000, 60.0).mistake);
+        // Black's view after the move is the played move's own value.
+        assert_eq!(m.after, (0.5, 0.0));
+        assert_eq!(m.best.as_ref().map(|b| b.3), Some(6.0));
+    }
 }

@@ -45,10 +45,13 @@ fn root_comment(r: &Review, top: usize) -> String {
         c.push_str("\n\n");
     }
     c.push_str(&format!(
-        "Reviewed by kosumi {} ({}). Each comment gives Black's win rate and the expected score after the move. A mistake loses at least {:.0} percentage points of win rate; kosumi's better move is shown as a variation.\n",
+        "Reviewed by kosumi {} ({}). Each comment gives Black's win rate and the expected score after the move. A mistake, from move {} to move {}, loses at least {:.0} points against kosumi's choice in the same search, by {:.1} standard errors or more; kosumi's move is shown as a variation.\n",
         env!("CARGO_PKG_VERSION"),
         r.effort,
-        r.threshold * 100.0
+        r.bar.first,
+        r.bar.last,
+        r.bar.min_points,
+        r.bar.confidence
     ));
     for color in [Color::Black, Color::White] {
         let (a, n) = r.agreement(color);
@@ -62,7 +65,7 @@ fn root_comment(r: &Review, top: usize) -> String {
         ));
     }
     let mut worst: Vec<_> = r.moves.iter().filter(|m| m.mistake).collect();
-    worst.sort_by(|a, b| b.loss.total_cmp(&a.loss));
+    worst.sort_by(|a, b| b.score_loss.total_cmp(&a.score_loss));
     if !worst.is_empty() {
         c.push_str("\nBiggest mistakes:\n");
     }
@@ -71,11 +74,11 @@ fn root_comment(r: &Review, top: usize) -> String {
             format!(", better {}", move_text(m.color, b.0, r.size))
         });
         c.push_str(&format!(
-            "Move {} ({}): -{:.1}% win rate, {:+.1} points{}\n",
+            "Move {} ({}): -{:.1} points, -{:.1}% win rate{}\n",
             m.number,
             move_text(m.color, m.mv, r.size),
+            m.score_loss,
             m.loss * 100.0,
-            -m.score_loss,
             better
         ));
     }
@@ -136,7 +139,8 @@ pub fn write(r: &Review, top: usize) -> String {
                     m.after.0 * 100.0
                 ));
                 if m.mistake {
-                    let bad = if m.loss >= 2.0 * r.threshold { 2 } else { 1 };
+                    // SGF's "very bad": ten points or more.
+                    let bad = if m.score_loss >= 10.0 { 2 } else { 1 };
                     out.push_str(&format!("BM[{bad}]"));
                 }
             }
@@ -172,10 +176,11 @@ fn move_comment(r: &Review, m: &super::MoveReview) -> String {
             ));
             if m.mistake {
                 c.push_str(&format!(
-                    "\nMistake: {} lost {:.1}% win rate and {:.1} points; see the variation.",
+                    "\nMistake: {} lost {:.1} points ({:.1} standard errors) and {:.1}% win rate; see the variation.",
                     m.color.name(),
-                    m.loss * 100.0,
-                    m.score_loss
+                    m.score_loss,
+                    m.confidence,
+                    m.loss * 100.0
                 ));
             }
         }

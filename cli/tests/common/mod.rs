@@ -1,5 +1,6 @@
 #![allow(dead_code)]
 //! Helpers shared by the binary's integration tests.
+pub mod process;
 pub mod session;
 #[path = "../../../tests/common/tools.rs"]
 pub mod tools;
