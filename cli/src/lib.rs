@@ -176,7 +176,7 @@ impl GtpArgs {
     }
 }
 
-fn parse_level(s: &str) -> Result<Level, String> {
+pub(crate) fn parse_level(s: &str) -> Result<Level, String> {
     s.parse()
         .map_err(|e: kosumi::search::LevelError| e.to_string())
 }
