@@ -77,13 +77,13 @@ impl Level {
         self == Level::MAX
     }
 
-    /// Playouts per move below full strength: the default budget halved for
-    /// every step below the top (on 9x9 from 19 at level 1 to 5,000 at
-    /// level 9). `None` at full strength, whose budget the user's settings
-    /// decide.
+    /// Playouts per move below full strength: a quarter of the default
+    /// budget at level 9, halved for every step below (on 9x9 from 2,500
+    /// down to 9 at level 1). `None` at full strength, whose budget the
+    /// user's settings decide.
     pub fn playouts(self, size: usize) -> Option<u64> {
-        let steps = Level::MAX.0 - self.0;
-        (steps > 0).then(|| (default_playouts(size) >> steps).max(8))
+        let steps = u32::from(Level::MAX.0 - self.0);
+        (steps > 0).then(|| (default_playouts(size) >> (steps + 1)).max(8))
     }
 
     fn choice(self) -> Choice {
@@ -91,10 +91,10 @@ impl Level {
         // level up trusts the reading more and strays less.
         let t = f64::from(self.0 - 1) / f64::from(Level::MAX.0 - 2);
         Choice {
-            width: (10.0 - 6.0 * t).round() as usize,
-            temperature: 1.0 - 0.5 * t,
-            visit_share: 0.2 + 0.7 * t,
-            margin: 0.3 - 0.25 * t,
+            width: (16.0 - 12.0 * t).round() as usize,
+            temperature: 1.6 - 1.2 * t,
+            visit_share: 0.9 * t,
+            margin: 0.35 - 0.3 * t,
         }
     }
 
@@ -171,7 +171,13 @@ impl Level {
             // Nothing a person would play: in a settled position that is
             // the end of the game.
             return match searched {
-                Move::Play(p) if settled(p) => Move::Pass,
+                Move::Play(p)
+                    if settled(p)
+                        || board.is_eye(p, color)
+                        || self_atari_of_stones(board, p, color) =>
+                {
+                    Move::Pass
+                }
                 _ => searched,
             };
         }
