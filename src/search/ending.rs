@@ -14,7 +14,7 @@
 
 use super::referee;
 use crate::board::{Bitboard, Color, Game, Move};
-use crate::score::{self, PointStatus};
+use crate::score::{self, Judgement, PointStatus};
 
 /// Whether `color` should pass now because the game, counted as it stands,
 /// is won: after the opponent's pass (a pass ends the game) or, under
@@ -35,11 +35,22 @@ pub fn passing_wins(game: &Game, color: Color, given_up: Bitboard) -> bool {
     let Some(loose) = loose_own_stones(game, color).filter(|&l| (l & !given_up).is_empty()) else {
         return false;
     };
-    let judgement = referee().judge(game);
+    let judgement = judge(game);
     loose
         .iter()
         .all(|p| judgement.status(p) == Some(PointStatus::Dead))
         && score::count(game, &judgement).winner() == Some(color)
+}
+
+/// The referee's judgement, at once on an empty board (nothing to read;
+/// its playouts would cost a third of a second on 19x19).
+fn judge(game: &Game) -> Judgement {
+    let board = game.board();
+    if (board.stones(Color::Black) | board.stones(Color::White)).is_empty() {
+        Judgement::from_statuses(board, |_| PointStatus::Alive, Vec::new())
+    } else {
+        referee().judge(game)
+    }
 }
 
 /// Whether `color`'s pass would end the game (the opponent passed) and the
@@ -87,6 +98,23 @@ mod tests {
             g.play(Color::White, Move::Play(Point::new(5, y))).unwrap();
         }
         g
+    }
+
+    #[test]
+    fn the_empty_board_needs_no_reading() {
+        // The shortcut counts as the judge does: nothing but komi.
+        for (size, komi) in [(9, 6.5), (9, -3.5), (19, 6.5)] {
+            let mut g = Game::new(size, Rules::japanese());
+            g.set_komi(komi);
+            let read = score::count(&g, &referee().judge(&g));
+            assert_eq!(score::count(&g, &judge(&g)), read);
+            for c in [Color::Black, Color::White] {
+                assert_eq!(
+                    passing_wins(&g, c, Bitboard::EMPTY),
+                    read.winner() == Some(c)
+                );
+            }
+        }
     }
 
     #[test]

@@ -77,24 +77,31 @@ impl Level {
         self == Level::MAX
     }
 
-    /// Playouts per move below full strength: a quarter of the default
-    /// budget at level 9, halved for every step below (on 9x9 from 2,500
-    /// down to 9 at level 1). `None` at full strength, whose budget the
-    /// user's settings decide.
+    /// Playouts per move below full strength: half the default budget at
+    /// level 9, halved for every step below (on 9x9 from 5,000 down to 19
+    /// at level 1). `None` at full strength, whose budget the user's
+    /// settings decide.
     pub fn playouts(self, size: usize) -> Option<u64> {
         let steps = u32::from(Level::MAX.0 - self.0);
-        (steps > 0).then(|| (default_playouts(size) >> (steps + 1)).max(8))
+        (steps > 0).then(|| (default_playouts(size) >> steps).max(8))
     }
 
     fn choice(self) -> Choice {
         // Level 1 plays the patterns' taste with barely any reading; each
-        // level up trusts the reading more and strays less.
-        let t = f64::from(self.0 - 1) / f64::from(Level::MAX.0 - 2);
+        // level up leaves fewer moves to taste (the share not following the
+        // search falls by about a third a step). Above level 3 the taste
+        // stays at temperature 1, so that a stray move is a real, human
+        // mistake and the share of them sets the strength.
+        const WIDTH: [usize; 9] = [20, 16, 14, 12, 12, 10, 10, 10, 10];
+        const TEMPERATURE: [f64; 9] = [1.6, 1.3, 1.15, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0];
+        const OWN_TASTE: [f64; 9] = [1.0, 0.75, 0.55, 0.4, 0.29, 0.2, 0.13, 0.08, 0.04];
+        const MARGIN: [f64; 9] = [0.4, 0.35, 0.3, 0.25, 0.2, 0.16, 0.12, 0.09, 0.06];
+        let i = usize::from(self.0.min(Level::MAX.0 - 1) - 1);
         Choice {
-            width: (16.0 - 12.0 * t).round() as usize,
-            temperature: 1.6 - 1.2 * t,
-            visit_share: 0.9 * t,
-            margin: 0.35 - 0.3 * t,
+            width: WIDTH[i],
+            temperature: TEMPERATURE[i],
+            visit_share: 1.0 - OWN_TASTE[i],
+            margin: MARGIN[i],
         }
     }
 
