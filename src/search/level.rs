@@ -2,11 +2,12 @@
 //!
 //! Level [`Level::MAX`] is the engine unchanged. Below it a level reads
 //! less (a playout budget halving with each step down, so weak levels also
-//! answer at once) and chooses its move as a person would: among the moves
-//! the learned move patterns rate highly, weighted by their probability and
-//! by the short search's visits, never a move that both the patterns and
-//! the search rate as absurd, nor a self-atari of several stones, a filled
-//! own eye or a first-line move in the opening. Passing, resigning,
+//! answer at once) and strays as a person would: it plays the short
+//! search's move, except for a share of moves (all at level 1, one in 25 at
+//! level 9) drawn from those the learned move patterns rate highly, by
+//! their probability. Never a move that both the patterns and the search
+//! rate as absurd, nor a self-atari of several stones, a filled own eye or
+//! a first-line move in the opening. Passing, resigning,
 //! counting and the reported analysis are the search's own at every level.
 
 use super::{default_playouts, Analysis};
@@ -44,9 +45,9 @@ struct Choice {
     width: usize,
     /// Pattern probabilities are raised to `1 / temperature`.
     temperature: f64,
-    /// Share of the weight that follows the search's visits (the rest
-    /// follows the patterns).
-    visit_share: f64,
+    /// Chance of playing the search's own move (when sensible); the other
+    /// moves follow the patterns' taste.
+    follows_search: f64,
     /// A move the search read with a win rate this far below the best's
     /// is not played.
     margin: f64,
@@ -88,10 +89,10 @@ impl Level {
 
     fn choice(self) -> Choice {
         // Level 1 plays the patterns' taste with barely any reading; each
-        // level up leaves fewer moves to taste (the share not following the
-        // search falls by about a third a step). Above level 3 the taste
-        // stays at temperature 1, so that a stray move is a real, human
-        // mistake and the share of them sets the strength.
+        // level up leaves fewer moves to taste (the share of stray moves
+        // falls by about a third a step). Above level 3 the taste stays at
+        // temperature 1, so that a stray move is a real, human mistake and
+        // the share of them sets the strength.
         const WIDTH: [usize; 9] = [20, 16, 14, 12, 12, 10, 10, 10, 10];
         const TEMPERATURE: [f64; 9] = [1.6, 1.3, 1.15, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0];
         const OWN_TASTE: [f64; 9] = [1.0, 0.75, 0.55, 0.4, 0.29, 0.2, 0.13, 0.08, 0.04];
@@ -100,7 +101,7 @@ impl Level {
         Choice {
             width: WIDTH[i],
             temperature: TEMPERATURE[i],
-            visit_share: 1.0 - OWN_TASTE[i],
+            follows_search: 1.0 - OWN_TASTE[i],
             margin: MARGIN[i],
         }
     }
@@ -124,14 +125,6 @@ impl Level {
         let board = game.board();
         let opening = game.moves().len() < OPENING_MOVES;
         let best = analysis.candidates.first();
-        let total_visits: u64 = analysis.candidates.iter().map(|m| m.visits).sum();
-        let visits = |mv: Move| {
-            analysis
-                .candidates
-                .iter()
-                .find(|m| m.mv == mv)
-                .map_or(0, |m| m.visits)
-        };
         // The search's verdict on a move it read enough: too far below the best.
         let refuted = |mv: Move| {
             let (Some(best), Some(cand)) = (best, analysis.candidates.iter().find(|m| m.mv == mv))
@@ -188,33 +181,23 @@ impl Level {
                 _ => searched,
             };
         }
+        let mut rng = FastRng::new(seed);
+        let mut draw = || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        // Sampling the search's visits would stray as often at every
+        // budget: the level's own share of stray moves sets its strength.
+        if draw() < c.follows_search && sensible(searched) {
+            return searched;
+        }
         let shaped: Vec<f64> = pool
             .iter()
             .map(|&(_, p)| p.max(0.0).powf(1.0 / c.temperature))
             .collect();
-        let shaped_sum: f64 = shaped.iter().sum();
-        let pool_visits: u64 = pool.iter().map(|&(m, _)| visits(m)).sum();
-        let weights: Vec<f64> = pool
-            .iter()
-            .zip(&shaped)
-            .map(|(&(m, _), &s)| {
-                let from_patterns = if shaped_sum > 0.0 {
-                    s / shaped_sum
-                } else {
-                    1.0 / pool.len() as f64
-                };
-                let from_search = if pool_visits > 0 && total_visits > 0 {
-                    visits(m) as f64 / pool_visits as f64
-                } else {
-                    from_patterns
-                };
-                (1.0 - c.visit_share) * from_patterns + c.visit_share * from_search
-            })
-            .collect();
-        let mut rng = FastRng::new(seed);
-        let sum: f64 = weights.iter().sum();
-        let mut x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * sum;
-        for (&(m, _), w) in pool.iter().zip(&weights) {
+        let sum: f64 = shaped.iter().sum();
+        if sum <= 0.0 {
+            return pool[rng_pick(draw(), pool.len())].0;
+        }
+        let mut x = draw() * sum;
+        for (&(m, _), w) in pool.iter().zip(&shaped) {
             if x < *w {
                 return m;
             }
@@ -247,6 +230,11 @@ impl std::str::FromStr for Level {
             .and_then(|n| Level::new(n).ok())
             .ok_or_else(|| LevelError(s.to_string()))
     }
+}
+
+/// An index below `n` from a draw in [0, 1).
+fn rng_pick(draw: f64, n: usize) -> usize {
+    ((draw * n as f64) as usize).min(n - 1)
 }
 
 /// Moves counted as the opening, where first-line moves are left out.
