@@ -35,18 +35,20 @@ pub fn passing_wins(game: &Game, color: Color, given_up: Bitboard) -> bool {
     let Some(loose) = loose_own_stones(game, color).filter(|&l| (l & !given_up).is_empty()) else {
         return false;
     };
-    let judgement = judge(game);
+    let judgement = judge(game, color);
     loose
         .iter()
         .all(|p| judgement.status(p) == Some(PointStatus::Dead))
         && score::count(game, &judgement).winner() == Some(color)
 }
 
-/// The referee's judgement, at once on an empty board (nothing to read;
-/// its playouts would cost a third of a second on 19x19).
-fn judge(game: &Game) -> Judgement {
+/// The referee's judgement, at once while `color` has no stone on the board
+/// (no stone of the other side can be dead with none of ours near it; the
+/// judge's playouts would cost up to half a second on 19x19 for the first
+/// moves of a game).
+fn judge(game: &Game, color: Color) -> Judgement {
     let board = game.board();
-    if (board.stones(Color::Black) | board.stones(Color::White)).is_empty() {
+    if board.stones(color).is_empty() {
         Judgement::from_statuses(board, |_| PointStatus::Alive, Vec::new())
     } else {
         referee().judge(game)
@@ -101,19 +103,26 @@ mod tests {
     }
 
     #[test]
-    fn the_empty_board_needs_no_reading() {
-        // The shortcut counts as the judge does: nothing but komi.
-        for (size, komi) in [(9, 6.5), (9, -3.5), (19, 6.5)] {
+    fn the_first_moves_need_no_reading() {
+        // The shortcut counts as the judge does: komi on the empty board,
+        // the stones' area after the first move or the handicap.
+        for (size, komi, stones) in [
+            (9, 6.5, 0),
+            (9, -3.5, 0),
+            (19, 6.5, 0),
+            (19, 6.5, 1),
+            (19, 0.5, 4),
+        ] {
             let mut g = Game::new(size, Rules::japanese());
             g.set_komi(komi);
-            let read = score::count(&g, &referee().judge(&g));
-            assert_eq!(score::count(&g, &judge(&g)), read);
-            for c in [Color::Black, Color::White] {
-                assert_eq!(
-                    passing_wins(&g, c, Bitboard::EMPTY),
-                    read.winner() == Some(c)
-                );
+            if stones > 0 {
+                let points = crate::board::fixed_handicap(size, stones.max(2)).unwrap();
+                g.place_handicap(&points[..stones]);
             }
+            let read = score::count(&g, &referee().judge(&g));
+            assert_eq!(score::count(&g, &judge(&g, Color::White)), read);
+            let white_wins = read.winner() == Some(Color::White);
+            assert_eq!(passing_wins(&g, Color::White, Bitboard::EMPTY), white_wins);
         }
     }
 
