@@ -248,7 +248,10 @@ impl Searcher {
     /// overtaken, and at once when `stop` becomes true. `report` is called
     /// from this thread about every `report_every`. With `cleanup` (KGS
     /// cleanup phase) dead stones are captured before passing and the search
-    /// counts by area.
+    /// counts by area. Below full strength ([`SearchParams::level`]) the
+    /// level's own playout budget replaces the playout and time settings
+    /// (within the clock's budget), the tree starts afresh, and the level
+    /// chooses among the analysed moves ([`super::Level::choose`]).
     #[allow(clippy::too_many_arguments)]
     pub fn genmove(
         &mut self,
