@@ -28,7 +28,7 @@ use clap::{Args, Parser, Subcommand};
 use kosumi::board::Rules;
 use kosumi::gtp::engine::{Engine, EngineOptions};
 use kosumi::search::patterns::Model;
-use kosumi::search::SearchParams;
+use kosumi::search::{Level, SearchParams};
 use std::io::IsTerminal;
 use std::sync::Arc;
 
@@ -37,6 +37,8 @@ Using kosumi from a GUI or controller (it speaks GTP v2 on stdin/stdout):
   Sabaki:  Engines > Manage Engines > Add; Path: /path/to/kosumi
            Arguments (optional): --time-per-move 5
   GoGui:   Program > New Program; Command: /path/to/kosumi --quiet
+  A weaker sparring partner: add --level N (1 weakest to 10 full strength);
+           GTP `kosumi-level N` changes it mid-game
   gogui-twogtp -black \"/path/to/kosumi --playouts 5000\" \\
                -white \"gnugo --mode gtp\" -games 10 -size 9 -komi 6.5 -auto -sgffile games
   kosumi match --engine \"kosumi --playouts 3000\" --engine \"gnugo --mode gtp\" --games 20 --size 9
@@ -98,6 +100,11 @@ pub struct GtpArgs {
     /// Seconds per move when no clock is set.
     #[arg(long, value_parser = parse_positive_seconds)]
     pub time_per_move: Option<f64>,
+    /// Playing strength, 1 (weakest) to 10 (full strength, the default):
+    /// below 10 the level's own playout budget and a human-like move choice
+    /// (docs/levels.md); the GTP command `kosumi-level` changes it.
+    #[arg(long, value_parser = parse_level)]
+    pub level: Option<Level>,
     /// Memory for the search tree, e.g. 512M or 2G (default: a quarter of RAM, at most 2G).
     #[arg(long, value_parser = parse_memory)]
     pub max_memory: Option<usize>,
@@ -152,6 +159,7 @@ impl GtpArgs {
         }
         search.ponder = self.ponder;
         search.quiet = self.quiet;
+        search.level = self.level.unwrap_or(Level::MAX);
         let patterns = match (self.patterns.as_str(), &self.pattern_weights) {
             ("off", _) => None,
             (_, Some(path)) => Some(Arc::new(Model::load(path)?)),
@@ -166,6 +174,11 @@ impl GtpArgs {
             params: self.param.clone(),
         })
     }
+}
+
+pub(crate) fn parse_level(s: &str) -> Result<Level, String> {
+    s.parse()
+        .map_err(|e: kosumi::search::LevelError| e.to_string())
 }
 
 fn parse_positive_seconds(s: &str) -> Result<f64, String> {
@@ -306,5 +319,13 @@ mod tests {
         );
         assert!(Cli::try_parse_from(["kosumi", "--resign-threshold", "2"]).is_err());
         assert!(Cli::try_parse_from(["kosumi", "--rules", "klingon"]).is_err());
+        let cli = Cli::try_parse_from(["kosumi", "--level", "3"]).unwrap();
+        assert_eq!(cli.gtp.options().unwrap().search.level.number(), 3);
+        let cli = Cli::try_parse_from(["kosumi"]).unwrap();
+        assert_eq!(cli.gtp.options().unwrap().search.level, Level::MAX);
+        for bad in ["0", "11", "x"] {
+            let e = Cli::try_parse_from(["kosumi", "--level", bad]).unwrap_err();
+            assert!(e.to_string().contains("from 1 to 10"), "{e}");
+        }
     }
 }

@@ -128,6 +128,10 @@ fn every_field_error() {
         (with(json!({"overrideSettings": {"maxVisits": "many"}})), "overrideSettings", "Could not set settings: maxVisits must be a positive integer"),
         (with(json!({"overrideSettings": {"numSearchThreads": 4}})), "overrideSettings", "Could not set settings: numSearchThreads cannot be changed in a query"),
         (with(json!({"maxVisits": 0})), "maxVisits", "Must be an integer from 1 to 2^50"),
+        (with(json!({"level": 0})), "level", "Must be an integer from 1 to 10"),
+        (with(json!({"level": 11})), "level", "Must be an integer from 1 to 10"),
+        (with(json!({"level": "weak"})), "level", "Must be an integer from 1 to 10"),
+        (with(json!({"overrideSettings": {"kosumiLevel": 12}})), "overrideSettings", "Could not set settings: kosumiLevel: level must be a whole number from 1 to 10 (got \"12\")"),
         (with(json!({"analysisPVLen": 0})), "analysisPVLen", "Must be an integer from 1 to 1000"),
         (with(json!({"includeOwnership": "yes"})), "includeOwnership", "Must be a boolean"),
         (with(json!({"includePolicy": 1})), "includePolicy", "Must be a boolean"),
@@ -573,4 +577,25 @@ fn katago_command_line_is_accepted() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn a_level_adds_its_move_and_leaves_the_analysis_alone() {
+    let plain = one(base());
+    let leveled = one(with(json!({"level": 1})));
+    let (plain, leveled) = (plain.last().unwrap(), leveled.last().unwrap());
+    assert!(plain.get("levelMove").is_none());
+    let mv = leveled["levelMove"].as_str().unwrap();
+    assert!(mv.len() >= 2 && mv != "E5" && mv != "C3", "{mv}");
+    // The same search, reported the same way.
+    assert_eq!(plain["moveInfos"], leveled["moveInfos"]);
+    assert_eq!(plain["rootInfo"], leveled["rootInfo"]);
+    // From the command line, for every query; a query's own level wins.
+    let r = session(&["--level", "4"], &[base().to_string()]);
+    assert!(r.last().unwrap()["levelMove"].is_string());
+    let r = session(
+        &["--level", "4"],
+        &[with(json!({"overrideSettings": {"kosumiLevel": 10}})).to_string()],
+    );
+    assert!(r.last().unwrap()["levelMove"].is_string());
 }

@@ -14,7 +14,7 @@
 
 use super::referee;
 use crate::board::{Bitboard, Color, Game, Move};
-use crate::score::{self, PointStatus};
+use crate::score::{self, Judgement, PointStatus};
 
 /// Whether `color` should pass now because the game, counted as it stands,
 /// is won: after the opponent's pass (a pass ends the game) or, under
@@ -35,11 +35,24 @@ pub fn passing_wins(game: &Game, color: Color, given_up: Bitboard) -> bool {
     let Some(loose) = loose_own_stones(game, color).filter(|&l| (l & !given_up).is_empty()) else {
         return false;
     };
-    let judgement = referee().judge(game);
+    let judgement = judge(game, color);
     loose
         .iter()
         .all(|p| judgement.status(p) == Some(PointStatus::Dead))
         && score::count(game, &judgement).winner() == Some(color)
+}
+
+/// The referee's judgement, at once while `color` has no stone on the board
+/// (no stone of the other side can be dead with none of ours near it; the
+/// judge's playouts would cost up to half a second on 19x19 for the first
+/// moves of a game).
+fn judge(game: &Game, color: Color) -> Judgement {
+    let board = game.board();
+    if board.stones(color).is_empty() {
+        Judgement::from_statuses(board, |_| PointStatus::Alive, Vec::new())
+    } else {
+        referee().judge(game)
+    }
 }
 
 /// Whether `color`'s pass would end the game (the opponent passed) and the
@@ -87,6 +100,30 @@ mod tests {
             g.play(Color::White, Move::Play(Point::new(5, y))).unwrap();
         }
         g
+    }
+
+    #[test]
+    fn the_first_moves_need_no_reading() {
+        // The shortcut counts as the judge does: komi on the empty board,
+        // the stones' area after the first move or the handicap.
+        for (size, komi, stones) in [
+            (9, 6.5, 0),
+            (9, -3.5, 0),
+            (19, 6.5, 0),
+            (19, 6.5, 1),
+            (19, 0.5, 4),
+        ] {
+            let mut g = Game::new(size, Rules::japanese());
+            g.set_komi(komi);
+            if stones > 0 {
+                let points = crate::board::fixed_handicap(size, stones.max(2)).unwrap();
+                g.place_handicap(&points[..stones]);
+            }
+            let read = score::count(&g, &referee().judge(&g));
+            assert_eq!(score::count(&g, &judge(&g, Color::White)), read);
+            let white_wins = read.winner() == Some(Color::White);
+            assert_eq!(passing_wins(&g, Color::White, Bitboard::EMPTY), white_wins);
+        }
     }
 
     #[test]

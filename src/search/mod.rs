@@ -51,6 +51,7 @@
 
 pub mod config;
 mod ending;
+pub mod level;
 pub mod patterns;
 pub mod policy;
 mod referee;
@@ -62,6 +63,7 @@ mod time;
 mod tree;
 
 pub use config::{ParamError, SearchConfig};
+pub use level::{Level, LevelError};
 pub use policy::Policy;
 pub use referee::referee;
 pub use searcher::{default_playouts, Searcher};
@@ -90,11 +92,15 @@ pub struct SearchParams {
     pub ponder: bool,
     /// No progress lines or move summaries on stderr.
     pub quiet: bool,
+    /// Playing strength ([`Level::MAX`]: full, the other settings decide
+    /// the budget; below it the level's own budget and move choice).
+    pub level: Level,
 }
 
 impl Default for SearchParams {
     /// All cores, `min(2 GiB, RAM / 4)` of node memory, fixed seed, resign
-    /// below 10%, no playout or time limit (the searcher picks a default).
+    /// below 10%, no playout or time limit (the searcher picks a default),
+    /// full strength.
     fn default() -> SearchParams {
         SearchParams {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -105,6 +111,7 @@ impl Default for SearchParams {
             time_per_move: None,
             ponder: false,
             quiet: false,
+            level: Level::MAX,
         }
     }
 }

@@ -248,7 +248,10 @@ impl Searcher {
     /// overtaken, and at once when `stop` becomes true. `report` is called
     /// from this thread about every `report_every`. With `cleanup` (KGS
     /// cleanup phase) dead stones are captured before passing and the search
-    /// counts by area.
+    /// counts by area. Below full strength ([`SearchParams::level`]) the
+    /// level's own playout budget replaces the playout and time settings
+    /// (within the clock's budget), the tree starts afresh, and the level
+    /// chooses among the analysed moves ([`super::Level::choose`]).
     #[allow(clippy::too_many_arguments)]
     pub fn genmove(
         &mut self,
@@ -260,7 +263,20 @@ impl Searcher {
         report_every: Option<Duration>,
         report: &mut dyn FnMut(&Analysis),
     ) -> (Decision, Analysis) {
-        let ctl = if let Some((soft, hard)) = clock.budget_range(color, game) {
+        let level = self.params.level;
+        let ctl = if let Some(playouts) = level.playouts(game.board().size()) {
+            // A weak level reads its own short budget afresh (no tree kept
+            // from earlier moves or pondering), within the clock's.
+            self.tree = None;
+            let budget = clock.budget_range(color, game);
+            Control {
+                playouts: Some(playouts),
+                soft: budget.map(|b| b.0),
+                hard: budget.map(|b| b.1),
+                early_stop: true,
+                ..Control::default()
+            }
+        } else if let Some((soft, hard)) = clock.budget_range(color, game) {
             Control {
                 soft: Some(soft),
                 hard: Some(hard),
@@ -294,7 +310,14 @@ impl Searcher {
             }
         };
         let analysis = self.search(game, color, ctl, cleanup, stop, report_every, report);
-        let decision = self.decide(game, color, cleanup, &analysis);
+        let mut decision = self.decide(game, color, cleanup, &analysis);
+        if let (Decision::Play(searched), false) = (decision, cleanup) {
+            let seed = self.params.seed
+                ^ self.games.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+                ^ (game.moves().len() as u64 * 2 + color.index() as u64)
+                    .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            decision = Decision::Play(level.choose(game, color, &analysis, searched, seed));
+        }
         if !self.params.quiet {
             let size = game.board().size();
             let what = match decision {

@@ -64,6 +64,11 @@ pub struct AnalysisArgs {
     /// a second of one core).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_visits: Option<u64>,
+    /// Strength level 1 (weakest) to 10 (full) whose move final responses
+    /// also carry, as `levelMove` (a query's `level` overrides it); the
+    /// analysis itself stays the full search's.
+    #[arg(long, value_parser = crate::parse_level)]
+    pub level: Option<kosumi::search::Level>,
     /// Whose view win rates, scores and ownership take: BLACK (as KataGo's
     /// example config), WHITE or SIDETOMOVE.
     #[arg(long)]
@@ -208,6 +213,9 @@ fn setup(args: &AnalysisArgs) -> anyhow::Result<Setup> {
     if let Some(v) = args.max_visits {
         defaults.max_visits = Some(v);
     }
+    if let Some(level) = args.level {
+        defaults.level = Some(level);
+    }
     if let Some(p) = &args.report_winrates_as {
         defaults.perspective = Perspective::parse(p)
             .ok_or_else(|| anyhow!("--report-winrates-as {p}: give BLACK, WHITE or SIDETOMOVE"))?;
@@ -308,7 +316,8 @@ pub fn run(args: &AnalysisArgs) -> i32 {
                 position,
                 analysis,
                 during,
-            } => response::analysis(position, analysis, during),
+                level_move,
+            } => response::analysis(position, analysis, during, level_move),
             Report::NoResults(p) => response::no_results(p),
         };
         emit(&sink_out, &v);

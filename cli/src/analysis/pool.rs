@@ -6,7 +6,7 @@
 //! results" when it was terminated before any playout), as KataGo promises.
 
 use super::query::Position;
-use kosumi::search::{Analysis, Limits, Policy, SearchParams, Searcher};
+use kosumi::search::{Analysis, Clock, Decision, Limits, Policy, SearchParams, Searcher};
 use std::collections::BinaryHeap;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::SeqCst};
 use std::sync::{Arc, Condvar, Mutex};
@@ -23,6 +23,9 @@ pub enum Report<'a> {
         analysis: &'a Analysis,
         /// Whether the search goes on.
         during: bool,
+        /// The move of the query's strength level, in final reports of
+        /// queries that name one.
+        level_move: Option<Decision>,
     },
     /// The position was terminated before any playout.
     NoResults(&'a Position),
@@ -245,6 +248,7 @@ fn search(sh: &Shared, task: &Task) {
             position: p,
             analysis: a,
             during: true,
+            level_move: None,
         })
     });
     if let Some(mv) = p.evaluate {
@@ -269,6 +273,30 @@ fn search(sh: &Shared, task: &Task) {
             }
         }
     }
+    // The level's move comes from its own short search, as in a game; the
+    // analysis above stays the full one.
+    let level_move = s
+        .base
+        .level
+        .filter(|_| !task.stop.load(SeqCst))
+        .map(|level| {
+            let params = SearchParams {
+                level,
+                ..sh.params.clone()
+            };
+            let mut player = Searcher::with_policy(params, sh.policy.clone());
+            let clock = Clock::none();
+            let (d, _) = player.genmove(
+                &p.game,
+                p.to_move,
+                &clock,
+                false,
+                &task.stop,
+                None,
+                &mut |_| {},
+            );
+            d
+        });
     if a.playouts == 0 && a.candidates.is_empty() && task.stop.load(SeqCst) {
         (sh.sink)(Report::NoResults(p));
     } else {
@@ -276,6 +304,7 @@ fn search(sh: &Shared, task: &Task) {
             position: p,
             analysis: &a,
             during: false,
+            level_move,
         });
     }
 }

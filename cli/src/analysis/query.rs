@@ -5,6 +5,7 @@ use super::rules::KataRules;
 use anyhow::{anyhow, bail};
 use kosumi::board::{Color, Game, Move, Point, Vertex, MAX_SIZE};
 use kosumi::gtp::parse_color;
+use kosumi::search::Level;
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
@@ -57,6 +58,11 @@ pub struct Defaults {
     pub human_model: bool,
     /// `humanSLProfile`, as a query's `overrideSettings` or the config set it.
     pub human_profile: Option<String>,
+    /// A strength level (`--level`, a query's `level` or `kosumiLevel` in
+    /// `overrideSettings`): final responses then also carry `levelMove`,
+    /// the move kosumi plays at that level. The analysis itself is the
+    /// search's own, whatever the level.
+    pub level: Option<Level>,
 }
 
 impl Default for Defaults {
@@ -68,6 +74,7 @@ impl Default for Defaults {
             pv_len: 15,
             human_model: false,
             human_profile: None,
+            level: None,
         }
     }
 }
@@ -538,6 +545,9 @@ impl Query<'_> {
         if let Some(v) = self.int("maxVisits", 1, 1 << 50, "Must be an integer from 1 to 2^50")? {
             base.max_visits = Some(v as u64);
         }
+        if let Some(v) = self.int("level", 1, 10, "Must be an integer from 1 to 10")? {
+            base.level = Some(Level::new(v as u32).expect("in range"));
+        }
         if let Some(v) = self.int(
             "analysisPVLen",
             1,
@@ -688,6 +698,9 @@ pub fn apply_overrides(
                 bail!("{key} cannot be changed in a query");
             }
             "humanSLProfile" => base.human_profile = Some(text),
+            "kosumiLevel" => {
+                base.level = Some(text.parse().map_err(|e| anyhow!("{key}: {e}"))?);
+            }
             _ => ignored.push(key.clone()),
         }
     }

@@ -8,7 +8,7 @@
 
 use super::query::Position;
 use kosumi::board::{Board, Color, Move, Vertex};
-use kosumi::search::{Analysis, Candidate};
+use kosumi::search::{Analysis, Candidate, Decision};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -82,6 +82,8 @@ struct Response<'a> {
     policy: Option<Vec<f64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     human_policy: Option<Vec<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    level_move: Option<String>,
 }
 
 /// The response to a position that got no search at all (terminated first).
@@ -95,7 +97,7 @@ pub fn no_results(pos: &Position) -> Value {
 }
 
 /// The response for `pos` from `a`.
-pub fn analysis(pos: &Position, a: &Analysis, during: bool) -> Value {
+pub fn analysis(pos: &Position, a: &Analysis, during: bool, level_move: Option<Decision>) -> Value {
     let size = pos.game.board().size();
     let s = &pos.settings;
     let flip = s.base.perspective.flips(pos.to_move);
@@ -193,6 +195,10 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool) -> Value {
         ownership,
         policy,
         human_policy,
+        level_move: level_move.map(|d| match d {
+            Decision::Play(m) => name(m),
+            Decision::Resign => "resign".to_string(),
+        }),
     };
     serde_json::to_value(r).expect("plain data serialises")
 }

@@ -17,7 +17,7 @@ use rand::SeedableRng;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use train::{evaluate_game, is_held_out, Accuracy, Trainer};
+use train::{evaluate_player, is_held_out, Accuracy, Trainer};
 
 /// Options of `kosumi train-patterns`.
 #[derive(Args, Debug, Clone)]
@@ -77,6 +77,10 @@ pub struct EvalArgs {
     /// Measure on every game given, not only the held-out ones.
     #[arg(long)]
     pub all_games: bool,
+    /// Only the moves of the player of this name (`PB` or `PW`), e.g. one
+    /// engine of a `kosumi match`.
+    #[arg(long)]
+    pub player: Option<String>,
 }
 
 fn parse_share(s: &str) -> Result<f64, String> {
@@ -337,6 +341,15 @@ pub fn run(args: &PatternsArgs) -> i32 {
                     t10 * 100.0,
                     acc.log_likelihood / acc.positions.max(1) as f64
                 );
+                let [self_ataris, own_eyes, edges] = acc.faults;
+                outln!(
+                    "mean probability {:.4}  stones {}  self-ataris of 2+ stones {}  own eyes filled {}  first-line moves in the first 20 {}",
+                    acc.probability / acc.positions.max(1) as f64,
+                    acc.stones,
+                    self_ataris,
+                    own_eyes,
+                    edges
+                );
                 0
             }
             Err(e) => {
@@ -365,7 +378,7 @@ pub fn eval(args: &EvalArgs) -> anyhow::Result<Accuracy> {
         if !take(name) {
             return true;
         }
-        let _ = evaluate_game(&model, bytes, &mut acc);
+        let _ = evaluate_player(&model, bytes, args.player.as_deref(), &mut acc);
         done += 1;
         let t1 = acc.rates()[0] * 100.0;
         progress.update(done, &format!("top-1 {t1:.1}%"));

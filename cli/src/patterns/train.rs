@@ -10,6 +10,7 @@ use super::mm::Dataset;
 use anyhow::{bail, Context as _};
 use fxhash::FxHashMap;
 use kosumi::board::{Board, Color, Game, Move, Point, Rules};
+use kosumi::search::level::{on_first_line, self_atari_of_stones, OPENING_MOVES};
 use kosumi::search::patterns::features::{Context, MoveFeatures, GROUPS, GROUP_COUNT, PAT3_BASE};
 use kosumi::search::patterns::Model;
 use kosumi::sgf::{Event, GameRecord};
@@ -46,6 +47,8 @@ pub struct Position<'a> {
     pub opponent_passed: bool,
     /// The move played.
     pub played: Move,
+    /// Moves played before it.
+    pub number: usize,
 }
 
 impl Position<'_> {
@@ -103,6 +106,7 @@ pub fn replay(bytes: &[u8], mut f: impl FnMut(&Position)) -> anyhow::Result<usiz
             last2,
             opponent_passed,
             played: mv,
+            number: moves.len(),
         });
         game.play(color, mv).expect("checked above");
     }
@@ -253,6 +257,13 @@ pub struct Accuracy {
     pub hits: [f64; 3],
     /// Sum of the log-probabilities of the played moves.
     pub log_likelihood: f64,
+    /// Sum of the probabilities of the played moves.
+    pub probability: f64,
+    /// Moves on the board (not passes) measured.
+    pub stones: usize,
+    /// Of those: self-ataris of two stones or more, fills of an own true
+    /// eye, first-line moves in the opening ([`OPENING_MOVES`]).
+    pub faults: [usize; 3],
 }
 
 impl Accuracy {
@@ -265,8 +276,29 @@ impl Accuracy {
 
 /// Measures how well `model` predicts the moves of a game (every position).
 pub fn evaluate_game(model: &Model, bytes: &[u8], acc: &mut Accuracy) -> anyhow::Result<usize> {
+    evaluate_player(model, bytes, None, acc)
+}
+
+/// As [`evaluate_game`], the moves of the player named `player` only (the
+/// game's `PB` or `PW`; both players when `None`, none when neither name).
+pub fn evaluate_player(
+    model: &Model,
+    bytes: &[u8],
+    player: Option<&str>,
+    acc: &mut Accuracy,
+) -> anyhow::Result<usize> {
+    let record = GameRecord::from_sgf(bytes)?;
+    let named = |name: &Option<String>| player.is_none() || name.as_deref() == player;
+    let (black, white) = (named(&record.black_name), named(&record.white_name));
     let mut n = 0;
     replay(bytes, |pos| {
+        if !(if pos.color == Color::Black {
+            black
+        } else {
+            white
+        }) {
+            return;
+        }
         let (feats, _, winner) = candidates(model, pos);
         let Some(w) = winner else {
             return;
@@ -278,7 +310,21 @@ pub fn evaluate_game(model: &Model, bytes: &[u8], acc: &mut Accuracy) -> anyhow:
         for (h, k) in acc.hits.iter_mut().zip([1.0, 5.0, 10.0]) {
             *h += ((k - greater) / ties).clamp(0.0, 1.0);
         }
-        acc.log_likelihood += (sp as f64 / s.iter().map(|&v| v as f64).sum::<f64>()).ln();
+        let probability = sp as f64 / s.iter().map(|&v| v as f64).sum::<f64>();
+        acc.log_likelihood += probability.ln();
+        acc.probability += probability;
+        if let Move::Play(p) = pos.played {
+            acc.stones += 1;
+            let opening = pos.number < OPENING_MOVES && on_first_line(pos.board, p);
+            let faults = [
+                self_atari_of_stones(pos.board, p, pos.color),
+                pos.board.is_eye(p, pos.color),
+                opening,
+            ];
+            for (count, fault) in acc.faults.iter_mut().zip(faults) {
+                *count += usize::from(fault);
+            }
+        }
         acc.positions += 1;
         n += 1;
     })?;

@@ -219,6 +219,7 @@ pub fn review(record: GameRecord, args: &ReviewArgs) -> anyhow::Result<Review> {
             position,
             analysis,
             during: false,
+            ..
         } = rep
         {
             r.lock().unwrap_or_else(|e| e.into_inner())[position.turn] = Some(analysis.clone());

@@ -12,7 +12,7 @@ use super::parse::{
 };
 use crate::board::{fixed_handicap, Color, Game, Move, Point, Rules, Vertex, MAX_SIZE};
 use crate::score::{count, Judgement, PointStatus};
-use crate::search::{referee, Analysis, Clock, Decision, Limits, SearchParams, Searcher};
+use crate::search::{referee, Analysis, Clock, Decision, Level, Limits, SearchParams, Searcher};
 use crate::sgf::{Event, GameRecord};
 use std::error::Error;
 use std::io::{self, BufReader, Read, Write};
@@ -98,6 +98,7 @@ const COMMANDS: &[Spec] = table! {
     "gogui-analyze_commands" => cmd_gogui_analyze_commands (0),
     "gogui-interrupt" => cmd_gogui_interrupt (0),
     "kosumi-param" => cmd_param (2),
+    "kosumi-level" => cmd_level (1),
     "kosumi-ownership" => cmd_ownership (1),
     "kosumi-territory" => cmd_territory (0),
     "kosumi-best_moves" => cmd_best_moves (1),
@@ -316,7 +317,9 @@ impl Engine {
         let Some(&(mover, _)) = self.game.moves().last() else {
             return;
         };
+        // A weak level reads afresh each move: pondering would only burn time.
         if !self.searcher.params().ponder
+            || !self.searcher.params().level.is_full()
             || mover != self.game.to_move().opponent()
             || self.game.is_over()
         {
@@ -868,6 +871,23 @@ impl Engine {
         })
     }
 
+    /// `kosumi-level [N]`: the playing strength, 1 (weakest) to 10 (full);
+    /// without an argument, the current one.
+    fn cmd_level(&mut self, cmd: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
+        let mut p = self.searcher.params().clone();
+        let Some(arg) = cmd.arg(0) else {
+            return Ok(Success(p.level.to_string()));
+        };
+        Ok(match arg.parse::<Level>() {
+            Ok(level) => {
+                p.level = level;
+                self.searcher.set_params(p);
+                Success(String::new())
+            }
+            Err(e) => Failure(e.to_string()),
+        })
+    }
+
     fn cmd_param(&mut self, cmd: &Command, _: &mut dyn Write) -> io::Result<Outcome> {
         let mut p = self.searcher.params().clone();
         match (cmd.arg(0), cmd.arg(1)) {
@@ -882,6 +902,7 @@ impl Engine {
                         "[string] time_per_move {}",
                         p.time_per_move.map_or("none".into(), |v| v.to_string())
                     ),
+                    format!("[string] level {}", p.level),
                     format!("[string] resign_threshold {}", p.resign_threshold),
                     format!("[string] max_memory_mb {}", p.max_memory >> 20),
                     format!("[string] seed {}", p.seed),
@@ -943,6 +964,13 @@ impl Engine {
                         .map(|v| p.max_memory = v << 20)
                         .is_some(),
                     "seed" => value.parse().ok().map(|v| p.seed = v).is_some(),
+                    "level" => match value.parse::<Level>() {
+                        Ok(level) => {
+                            p.level = level;
+                            true
+                        }
+                        Err(e) => return Ok(Failure(e.to_string())),
+                    },
                     "ponder" => parse_bool(value).map(|v| p.ponder = v).is_some(),
                     "quiet" => parse_bool(value).map(|v| p.quiet = v).is_some(),
                     "rules" => match Rules::parse(value) {

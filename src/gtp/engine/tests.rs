@@ -190,3 +190,34 @@ fn area_rules_give_white_points_for_the_handicap_stones() {
         );
     }
 }
+
+#[test]
+fn level_changes_mid_session_and_bad_levels_are_refused() {
+    let mut e = Engine::new(EngineOptions::default());
+    assert!(run(&mut e, "list_commands").contains("\nkosumi-level\n"));
+    for (command, answer) in [
+        ("kosumi-level", "= 10\n\n"),
+        ("kosumi-level 3", "=\n\n"),
+        ("kosumi-level", "= 3\n\n"),
+        (
+            "kosumi-level 0",
+            "? level must be a whole number from 1 to 10 (got \"0\")\n\n",
+        ),
+        (
+            "kosumi-level 11",
+            "? level must be a whole number from 1 to 10 (got \"11\")\n\n",
+        ),
+        (
+            "kosumi-level weak",
+            "? level must be a whole number from 1 to 10 (got \"weak\")\n\n",
+        ),
+        ("kosumi-level", "= 3\n\n"),
+        ("boardsize 9", "=\n\n"),
+    ] {
+        assert_eq!(run(&mut e, command), answer, "{command}");
+    }
+    // The session goes on, at the level set.
+    run(&mut e, "kosumi-param threads 1\nkosumi-param quiet 1");
+    assert!(run(&mut e, "genmove b").starts_with("= "));
+    assert_eq!(e.game().moves().len(), 1);
+}
