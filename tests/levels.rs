@@ -4,30 +4,15 @@
 
 use kosumi::board::{fixed_handicap, Color, Game, Move, Point, Rules};
 use kosumi::search::level::{on_first_line, self_atari_of_stones, OPENING_MOVES};
-use kosumi::search::{Analysis, Clock, Decision, Level, SearchParams, Searcher};
-use std::sync::atomic::AtomicBool;
+use kosumi::search::{Decision, Level, SearchParams, Searcher};
+mod common;
+use common::engine::{genmove, quiet};
 
 fn searcher(level: Level, playouts: Option<u64>, seed: u64) -> Searcher {
     Searcher::new(SearchParams {
-        threads: 1,
-        playouts,
-        seed,
-        quiet: true,
         level,
-        ..SearchParams::default()
+        ..quiet(playouts, seed)
     })
-}
-
-fn genmove(s: &mut Searcher, game: &Game, color: Color) -> (Decision, Analysis) {
-    s.genmove(
-        game,
-        color,
-        &Clock::none(),
-        false,
-        &AtomicBool::new(false),
-        None,
-        &mut |_| {},
-    )
 }
 
 fn level(n: u32) -> Level {

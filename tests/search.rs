@@ -3,6 +3,8 @@
 
 use kosumi::board::{Color, Game, Move, Point, Rules};
 use kosumi::search::{Analysis, Clock, Decision, Limits, SearchParams, Searcher};
+mod common;
+use common::engine::{genmove, quiet};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -29,25 +31,7 @@ fn setup(rows: &[&str], rules: &str, komi: f64) -> Game {
 }
 
 fn searcher(playouts: u64, seed: u64) -> Searcher {
-    Searcher::new(SearchParams {
-        threads: 1,
-        playouts: Some(playouts),
-        seed,
-        quiet: true,
-        ..SearchParams::default()
-    })
-}
-
-fn genmove(s: &mut Searcher, game: &Game, color: Color) -> (Decision, Analysis) {
-    s.genmove(
-        game,
-        color,
-        &Clock::none(),
-        false,
-        &AtomicBool::new(false),
-        None,
-        &mut |_| {},
-    )
+    Searcher::new(quiet(Some(playouts), seed))
 }
 
 fn at(name: &str, size: usize) -> Move {

@@ -1,5 +1,6 @@
 #![allow(dead_code)]
 //! Helpers shared by integration tests.
+pub mod engine;
 pub mod fuzz_checks;
 pub mod reference;
 pub mod tools;
