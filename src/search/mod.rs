@@ -50,6 +50,7 @@
 //!   the old root is still held); a third of the cap is kept for copying it.
 
 pub mod config;
+mod dynkomi;
 mod ending;
 pub mod patterns;
 pub mod policy;
