@@ -76,19 +76,25 @@ fn reported_values_keep_the_real_komi() {
 }
 
 #[test]
-fn a_lopsided_result_moves_the_extra_komi_when_on() {
+fn a_lopsided_lead_moves_the_extra_komi_when_on() {
     let game = handicap_game(9, 4);
-    let mut off = searcher(&[("komi.handicap_stone", 0.0)]);
-    let (_, a) = genmove(&mut off, &game, Color::White);
-    assert!(a.root.winrate < 0.25, "{:?}", a.root);
-    assert_eq!(off.extra_komi(&game), 0.0);
-    let mut on = searcher(&[("komi.handicap_stone", 0.0), ("komi.lopsided", 0.75)]);
-    genmove(&mut on, &game, Color::White);
-    // White far behind: White gets komi in the win test, toward a part of
+    let params = [("komi.handicap_stone", 0.0), ("komi.lopsided", 0.75)];
+    // Black far ahead: White gets komi in the win test, toward a part of
     // Black's lead.
-    let extra = on.extra_komi(&game);
+    let mut black = searcher(&params);
+    let (_, a) = genmove(&mut black, &game, Color::Black);
+    assert!(a.root.winrate > 0.75, "{:?}", a.root);
+    let extra = black.extra_komi(&game);
     assert!(extra >= 2.0, "{extra}");
     // A new game starts again without it.
-    on.clear();
-    assert_eq!(on.extra_komi(&game), 0.0);
+    black.clear();
+    assert_eq!(black.extra_komi(&game), 0.0);
+    // The side behind gets none.
+    let mut white = searcher(&params);
+    genmove(&mut white, &game, Color::White);
+    assert_eq!(white.extra_komi(&game), 0.0);
+    // Off by default.
+    let mut off = searcher(&[("komi.handicap_stone", 0.0)]);
+    genmove(&mut off, &game, Color::Black);
+    assert_eq!(off.extra_komi(&game), 0.0);
 }

@@ -53,9 +53,8 @@ pub struct TreeSettings {
     /// Moves, as a share of the board's points, by which the handicap
     /// extra komi has shrunk linearly to none.
     pub handicap_moves: f64,
-    /// Win rate of either side beyond which the position counts as
-    /// lopsided and the extra komi moves toward the expected lead (0.5 or
-    /// less: off).
+    /// Own win rate above which the position counts as lopsided and the
+    /// extra komi moves toward the expected lead (0.5 or less: off).
     pub lopsided: f64,
     /// Share of the expected lead the extra komi aims at in a lopsided
     /// position.

@@ -13,10 +13,12 @@
 //!   times the board's points (so White feels nearly even at first and
 //!   Black aims at keeping most of its stones' worth).
 //! - **Lopsided positions** (any game): when the previous own search's real
-//!   win rate for either side is beyond `komi.lopsided`, the extra komi
-//!   moves half way toward `komi.lopsided_share` of the expected lead, so
-//!   the leader aims at a margin it can keep and the trailer at losing by
-//!   less; it halves back toward none once the win rate is within bounds.
+//!   win rate is above `komi.lopsided`, the extra komi moves half way
+//!   toward `komi.lopsided_share` of the expected lead, so the leader aims
+//!   at a margin it can keep; it halves back toward none below that. The
+//!   side behind gets no such komi: aiming at losing by less made kosumi
+//!   play calmly where its comebacks against weaker players come from
+//!   fighting for the real win (`lab/handicap-log.md`).
 
 use super::config::TreeSettings;
 use super::RootValues;
@@ -82,13 +84,13 @@ impl Lopsided {
             self.extra = current;
             return;
         }
-        let (win, lead) = match color {
-            Color::Black => (root.winrate, root.score_lead),
-            Color::White => (1.0 - root.winrate, -root.score_lead),
+        // The lead in White's extra komi's terms: Black's.
+        let lead_black = match color {
+            Color::Black => root.score_lead,
+            Color::White => -root.score_lead,
         };
-        let lopsided = win > settings.lopsided || win < 1.0 - settings.lopsided;
-        let target = if lopsided {
-            settings.lopsided_share * lead
+        let target = if root.winrate > settings.lopsided && root.score_lead > 0.0 {
+            settings.lopsided_share * lead_black
         } else {
             0.0
         };
@@ -165,25 +167,28 @@ mod tests {
         };
         let g = Game::new(9, Rules::parse("chinese").unwrap());
         let mut l = Lopsided::default();
-        // White to move and losing by 20: Black leads, so White gets less.
-        l.update(&s, &g, Color::White, &root(0.05, -20.0));
+        // Black to move and winning by 20: White gets more.
+        l.update(&s, &g, Color::Black, &root(0.95, 20.0));
         assert_eq!(l.extra(&g), 5.0);
-        l.update(&s, &g, Color::White, &root(0.05, -20.0));
+        l.update(&s, &g, Color::Black, &root(0.95, 20.0));
         assert_eq!(l.extra(&g), 8.0);
         // Within bounds: halves back toward none.
         l.update(&s, &g, Color::Black, &root(0.6, 3.0));
         assert_eq!(l.extra(&g), 4.0);
-        // Black far behind: the extra komi turns negative.
+        // White far ahead: the extra komi turns negative.
         let mut l = Lopsided::default();
-        l.update(&s, &g, Color::Black, &root(0.1, -12.0));
+        l.update(&s, &g, Color::White, &root(0.9, 12.0));
         assert_eq!(l.extra(&g), -3.0);
         // Too few playouts: kept as it was.
         let thin = RootValues {
             visits: 10,
             ..root(0.99, 50.0)
         };
-        l.update(&s, &g, Color::Black, &thin);
+        l.update(&s, &g, Color::White, &thin);
         assert_eq!(l.extra(&g), -3.0);
+        // Far behind: no komi for the side behind, back toward none.
+        l.update(&s, &g, Color::White, &root(0.05, -30.0));
+        assert_eq!(l.extra(&g), -2.0);
     }
 
     #[test]
@@ -200,7 +205,7 @@ mod tests {
         let mut g = handicap_game(9, 4);
         assert_eq!(handicap_extra(&on, &g), 28.0);
         for _ in 0..3 {
-            l.update(&on, &g, Color::White, &root(0.02, -60.0));
+            l.update(&on, &g, Color::Black, &root(0.98, 60.0));
         }
         // Capped at a quarter of the board's points.
         assert_eq!(l.extra(&g), 20.0);
