@@ -41,11 +41,12 @@ fn genmove(s: &mut Searcher, game: &Game, color: Color) -> (Decision, Analysis) 
 
 #[test]
 fn extra_komi_follows_the_handicap_and_its_switch() {
-    let on = searcher(&[]);
+    let on = searcher(&[("komi.handicap_stone", 7.0)]);
     assert_eq!(on.extra_komi(&handicap_game(13, 3)), 21.0);
     assert_eq!(on.extra_komi(&handicap_game(19, 9)), 63.0);
     assert_eq!(on.extra_komi(&Game::new(13, Rules::japanese())), 0.0);
-    let off = searcher(&[("komi.handicap_stone", 0.0)]);
+    // Off by default.
+    let off = searcher(&[]);
     assert_eq!(off.extra_komi(&handicap_game(13, 3)), 0.0);
 }
 
@@ -57,7 +58,7 @@ fn reported_values_keep_the_real_komi() {
         &game,
         Color::White,
     );
-    let mut s = searcher(&[]);
+    let mut s = searcher(&[("komi.handicap_stone", 7.0)]);
     assert_eq!(s.extra_komi(&game), 28.0);
     let (_, on) = genmove(&mut s, &game, Color::White);
     // Four stones on 9x9 are far more than 0.5 komi: White is well behind

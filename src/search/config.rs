@@ -48,7 +48,8 @@ pub struct TreeSettings {
     /// The same on larger boards.
     pub expand_large: usize,
     /// Dynamic komi (see `dynkomi.rs`): extra komi per handicap stone at
-    /// the game's start, for the win/loss part of the value only (0: off).
+    /// the game's start, for the win/loss part of the value only (0, the
+    /// default, is off: at 7 kosumi won fewer handicap games as White).
     pub handicap_stone: f64,
     /// Moves, as a share of the board's points, by which the handicap
     /// extra komi has shrunk linearly to none.
@@ -72,7 +73,7 @@ impl Default for TreeSettings {
             prior_relative: 1.0,
             expand_small: 2,
             expand_large: 4,
-            handicap_stone: 7.0,
+            handicap_stone: 0.0,
             handicap_moves: 0.4,
             lopsided: 0.0,
             lopsided_share: 0.5,

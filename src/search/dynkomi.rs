@@ -19,6 +19,11 @@
 //!   side behind gets no such komi: aiming at losing by less made kosumi
 //!   play calmly where its comebacks against weaker players come from
 //!   fighting for the real win (`lab/handicap-log.md`).
+//!
+//! Both parts are off by default: at 7 points a stone kosumi won 4 of 11
+//! three-stone games as White against GNU Go, 9 of 11 without (calm play
+//! toward the shifted target, where its wins come from fighting for the
+//! real one), and the lopsided part has no measured gain.
 
 use super::config::TreeSettings;
 use super::RootValues;
@@ -143,7 +148,10 @@ mod tests {
 
     #[test]
     fn handicap_extra_shrinks_linearly_to_none() {
-        let s = TreeSettings::default();
+        let s = TreeSettings {
+            handicap_stone: 7.0,
+            ..TreeSettings::default()
+        };
         let mut g = handicap_game(13, 3);
         assert_eq!(handicap_extra(&s, &g), 7.0 * 3.0);
         // 0.4 x 169 = 67.6 moves; half way after about 34.
@@ -152,10 +160,8 @@ mod tests {
         assert!((half - 21.0 * (67.6 - 34.0) / 67.6).abs() < 1e-9, "{half}");
         let even = Game::new(13, Rules::japanese());
         assert_eq!(handicap_extra(&s, &even), 0.0);
-        let off = TreeSettings {
-            handicap_stone: 0.0,
-            ..TreeSettings::default()
-        };
+        // Off by default.
+        let off = TreeSettings::default();
         assert_eq!(handicap_extra(&off, &handicap_game(13, 3)), 0.0);
     }
 
@@ -203,7 +209,6 @@ mod tests {
             ..TreeSettings::default()
         };
         let mut g = handicap_game(9, 4);
-        assert_eq!(handicap_extra(&on, &g), 28.0);
         for _ in 0..3 {
             l.update(&on, &g, Color::Black, &root(0.98, 60.0));
         }
