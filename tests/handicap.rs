@@ -54,7 +54,7 @@ fn extra_komi_follows_the_handicap_and_its_switch() {
 fn reported_values_keep_the_real_komi() {
     let game = handicap_game(9, 4);
     let (_, off) = genmove(
-        &mut searcher(&[("komi.handicap_stone", 0.0)]),
+        &mut searcher(&[("komi.handicap_stone", 0.0), ("komi.lopsided", 0.0)]),
         &game,
         Color::White,
     );
@@ -94,8 +94,12 @@ fn a_lopsided_lead_moves_the_extra_komi_when_on() {
     let mut white = searcher(&params);
     genmove(&mut white, &game, Color::White);
     assert_eq!(white.extra_komi(&game), 0.0);
-    // Off by default.
-    let mut off = searcher(&[("komi.handicap_stone", 0.0)]);
+    // Off at 0.
+    let mut off = searcher(&[("komi.lopsided", 0.0)]);
     genmove(&mut off, &game, Color::Black);
     assert_eq!(off.extra_komi(&game), 0.0);
+    // On by default, at 0.85.
+    let mut default = searcher(&[]);
+    let (_, a) = genmove(&mut default, &game, Color::Black);
+    assert_eq!(default.extra_komi(&game) > 0.0, a.root.winrate > 0.85);
 }

@@ -32,8 +32,8 @@
 //!   minus stones placed), so filling one's own territory or throwing in
 //!   dead stones costs a point as it should, while the stones a playout
 //!   puts into its own territory cost nothing.
-//! - **Dynamic komi** (`dynkomi.rs`, off by default): in handicap games
-//!   and when far ahead, the win part of the value can judge
+//! - **Dynamic komi** (`dynkomi.rs`): when far ahead (and, if switched
+//!   on, in handicap games) the win part of the value judges
 //!   the playouts against a shifted komi, so that the search still tells a
 //!   move that keeps the lead from one that gives it away; every reported
 //!   figure keeps the real komi.
