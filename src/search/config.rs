@@ -47,6 +47,20 @@ pub struct TreeSettings {
     pub expand_small: usize,
     /// The same on larger boards.
     pub expand_large: usize,
+    /// Dynamic komi (see `dynkomi.rs`): extra komi per handicap stone at
+    /// the game's start, for the win/loss part of the value only (0, the
+    /// default, is off: at 7 kosumi won fewer handicap games as White).
+    pub handicap_stone: f64,
+    /// Moves, as a share of the board's points, by which the handicap
+    /// extra komi has shrunk linearly to none.
+    pub handicap_moves: f64,
+    /// Own win rate above which the position counts as lopsided and the
+    /// extra komi moves toward the expected lead (0.5 or less: off; 0.85
+    /// passed a 9x9 self-play SPRT against off).
+    pub lopsided: f64,
+    /// Share of the expected lead the extra komi aims at in a lopsided
+    /// position.
+    pub lopsided_share: f64,
 }
 
 impl Default for TreeSettings {
@@ -60,6 +74,10 @@ impl Default for TreeSettings {
             prior_relative: 1.0,
             expand_small: 2,
             expand_large: 4,
+            handicap_stone: 0.0,
+            handicap_moves: 0.4,
+            lopsided: 0.85,
+            lopsided_share: 0.5,
         }
     }
 }
@@ -356,6 +374,10 @@ impl SearchConfig {
             ("search.prior_relative", F64(&mut s.prior_relative)),
             ("search.expand_small", Usize(&mut s.expand_small)),
             ("search.expand_large", Usize(&mut s.expand_large)),
+            ("komi.handicap_stone", F64(&mut s.handicap_stone)),
+            ("komi.handicap_moves", F64(&mut s.handicap_moves)),
+            ("komi.lopsided", F64(&mut s.lopsided)),
+            ("komi.lopsided_share", F64(&mut s.lopsided_share)),
             ("prior.even", F32(&mut p.even)),
             ("prior.capture", F32(&mut p.capture)),
             ("prior.capture_per_stone", F32(&mut p.capture_per_stone)),

@@ -32,6 +32,11 @@
 //!   minus stones placed), so filling one's own territory or throwing in
 //!   dead stones costs a point as it should, while the stones a playout
 //!   puts into its own territory cost nothing.
+//! - **Dynamic komi** (`dynkomi.rs`): when far ahead (and, if switched
+//!   on, in handicap games) the win part of the value judges
+//!   the playouts against a shifted komi, so that the search still tells a
+//!   move that keeps the lead from one that gives it away; every reported
+//!   figure keeps the real komi.
 //! - **Ending**: the pass is a move of the tree, tried whenever it could end
 //!   the game. The player passes when passing keeps the win rate and loses no
 //!   points (before the opponent passed: only in won games), and whenever
@@ -50,6 +55,7 @@
 //!   the old root is still held); a third of the cap is kept for copying it.
 
 pub mod config;
+mod dynkomi;
 mod ending;
 pub mod level;
 pub mod patterns;

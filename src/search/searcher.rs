@@ -24,6 +24,7 @@
 //! or behind).
 
 use super::config::{ParamError, SearchConfig, TreeSettings, SMALL_BOARD_MAX};
+use super::dynkomi::{self, Lopsided};
 use super::ending;
 use super::patterns::Context;
 use super::policy::{KoFight, Policy, Prior};
@@ -145,6 +146,8 @@ pub struct Searcher {
     tree: Option<TreeState>,
     /// Own moves in a row below the resign threshold, per colour.
     low_streak: [u32; 2],
+    /// The lopsided-position part of the dynamic komi.
+    lopsided: Lopsided,
     /// Games begun with [`Searcher::clear`]: mixed into the seed so that a
     /// match's games differ while a session stays reproducible.
     games: u64,
@@ -184,6 +187,7 @@ impl Searcher {
             settings: TreeSettings::default(),
             tree: None,
             low_streak: [0; 2],
+            lopsided: Lopsided::default(),
             games: 0,
         }
     }
@@ -225,6 +229,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tree = None;
         self.low_streak = [0; 2];
+        self.lopsided = Lopsided::default();
         self.games += 1;
     }
 
@@ -318,6 +323,9 @@ impl Searcher {
                     .wrapping_mul(0x9E37_79B9_7F4A_7C15);
             decision = Decision::Play(level.choose(game, color, &analysis, searched, seed));
         }
+        let extra = self.extra_komi(game);
+        self.lopsided
+            .update(&self.settings, game, color, &analysis.root);
         if !self.params.quiet {
             let size = game.board().size();
             let what = match decision {
@@ -326,8 +334,13 @@ impl Searcher {
             };
             let secs = analysis.elapsed.as_secs_f64();
             let cap = self.tree_capacity();
+            let dynamic = if extra != 0.0 {
+                format!(", extra komi {extra:+.1}")
+            } else {
+                String::new()
+            };
             eprintln!(
-                "kosumi: {} {} after {} playouts in {:.2} s ({:.0}/s), win {:.1}%, score {:+.1}, nodes {}/{}",
+                "kosumi: {} {} after {} playouts in {:.2} s ({:.0}/s), win {:.1}%, score {:+.1}, nodes {}/{}{}",
                 color,
                 what,
                 analysis.playouts,
@@ -336,7 +349,8 @@ impl Searcher {
                 analysis.winrate * 100.0,
                 analysis.score_lead,
                 self.tree_nodes(),
-                cap
+                cap,
+                dynamic
             );
         }
         (decision, analysis)
@@ -363,6 +377,12 @@ impl Searcher {
             move_ownership: limits.move_ownership,
         };
         self.search(game, color, ctl, false, stop, report_every, report)
+    }
+
+    /// The dynamic komi for White in `game` (see `dynkomi.rs`): what the
+    /// playouts' wins are judged against beside the real komi.
+    pub fn extra_komi(&self, game: &Game) -> f64 {
+        dynkomi::handicap_extra(&self.settings, game) + self.lopsided.extra(game)
     }
 
     /// The tree root for `game`, reusing the old tree when it holds the position.
@@ -411,6 +431,7 @@ impl Searcher {
         report: &mut dyn FnMut(&Analysis),
     ) -> Analysis {
         let start = Instant::now();
+        let extra_komi = self.extra_komi(game);
         let root = self.prepare_root(game, color);
         let arena = &self.tree.as_ref().expect("prepared").arena;
         let board = game.board().clone();
@@ -482,6 +503,7 @@ impl Searcher {
             pass_placed: rules.pass_gives_prisoner(),
             // What White gets at the end, handicap points included.
             komi: game.komi() + game.handicap_bonus(),
+            extra_komi,
             illegal,
             forbidden,
             expand_at: if small {
@@ -735,6 +757,8 @@ struct Shared<'a> {
     territory: bool,
     pass_placed: bool,
     komi: f64,
+    /// Dynamic komi for White: only the value's win part sees it.
+    extra_komi: f64,
     /// Root moves superko forbids.
     illegal: Vec<bool>,
     /// Root moves the search may not try: the illegal ones, and those
@@ -1313,26 +1337,36 @@ impl<'a> Worker<'a> {
         neutral
     }
 
-    /// Value and half-point result of a final score for one side.
+    /// Value and half-point result of a final score for one side, whose
+    /// win part judges the score less `extra` (the dynamic komi against
+    /// that side); the half-point result stays the real one.
     #[inline]
-    fn value(&self, score: f64, center: f64) -> (f64, u32) {
-        let win2 = if score > 0.0 {
-            2
-        } else if score == 0.0 {
-            1
+    fn value(&self, score: f64, center: f64, extra: f64) -> (f64, u32) {
+        let halves = |s: f64| {
+            if s > 0.0 {
+                2
+            } else if s == 0.0 {
+                1
+            } else {
+                0
+            }
+        };
+        let win2 = halves(score);
+        let shifted = if extra == 0.0 {
+            win2
         } else {
-            0
+            halves(score - extra)
         };
         let squashed = 0.5 + 0.5 * ((score - center) / self.sh.score_scale).tanh();
         let w = self.sh.settings.score_weight;
-        ((1.0 - w) * win2 as f64 / 2.0 + w * squashed, win2)
+        ((1.0 - w) * shifted as f64 / 2.0 + w * squashed, win2)
     }
 
     fn backup(&mut self, score_black: f64) {
         let sh = self.sh;
         let arena = sh.arena;
-        let (vb, wb) = self.value(score_black, sh.score_center);
-        let (vw, ww) = self.value(-score_black, -sh.score_center);
+        let (vb, wb) = self.value(score_black, sh.score_center, sh.extra_komi);
+        let (vw, ww) = self.value(-score_black, -sh.score_center, -sh.extra_komi);
         let of = |c: Color| {
             if c == Color::Black {
                 (vb, wb, score_black)

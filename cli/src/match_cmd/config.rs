@@ -55,6 +55,10 @@ pub struct MatchArgs {
     /// Fixed handicap stones for Black (`fixed_handicap` sent to both engines).
     #[arg(long, default_value_t = 0)]
     pub handicap: usize,
+    /// The first engine plays Black in every game instead of alternating
+    /// (a handicap match measures one seat).
+    #[arg(long)]
+    pub fixed_colors: bool,
     /// Time control MAIN or MAIN/BYO/STONES in seconds (Canadian byo-yomi),
     /// sent with `time_settings` and enforced by the wall clock.
     #[arg(long, value_name = "MAIN[/BYO/STONES]")]
@@ -121,6 +125,7 @@ pub(super) struct Config {
     pub(super) rules: Rules,
     pub(super) rules_name: String,
     pub(super) handicap: Vec<Point>,
+    pub(super) fixed_colors: bool,
     pub(super) time: Option<TimeControl>,
     pub(super) time_margin: f64,
     pub(super) move_timeout: Duration,
@@ -262,6 +267,7 @@ impl Config {
             rules_name: rules.name().to_string(),
             rules,
             handicap,
+            fixed_colors: a.fixed_colors,
             time,
             time_margin: a.time_margin,
             move_timeout: Duration::from_secs_f64(a.move_timeout),

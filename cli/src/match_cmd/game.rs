@@ -50,7 +50,7 @@ pub(super) fn play_game(
     names: &[String; 2],
     stop: &AtomicBool,
 ) -> Result<Option<Played>, MatchError> {
-    let black_engine = (g - 1) % 2;
+    let black_engine = if cfg.fixed_colors { 0 } else { (g - 1) % 2 };
     let engine_of = |c: Color| match c {
         Color::Black => black_engine,
         Color::White => 1 - black_engine,

@@ -1,6 +1,7 @@
 //! `kosumi match`: engine-against-engine matches between two GTP engines.
 //!
-//! Colours alternate (engine 1 is Black in odd-numbered games), so with
+//! Colours alternate (engine 1 is Black in odd-numbered games; in every game
+//! with `--fixed-colors`, for handicap seats), so with
 //! `--openings` each opening is played twice, once with each engine as
 //! Black. kosumi's rules core referees every move: an illegal move, a crash,
 //! a timeout, a loss on time or a nonsense answer loses the game for the
