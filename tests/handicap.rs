@@ -3,17 +3,13 @@
 //! the real komi. One thread, seeded, small playout counts.
 
 use kosumi::board::{fixed_handicap, Color, Game, Rules};
-use kosumi::search::{Analysis, Clock, Decision, SearchParams, Searcher};
-use std::sync::atomic::AtomicBool;
+use kosumi::search::Searcher;
+
+mod common;
+use common::engine::{genmove, quiet};
 
 fn searcher(params: &[(&str, f64)]) -> Searcher {
-    let mut s = Searcher::new(SearchParams {
-        threads: 1,
-        playouts: Some(3000),
-        seed: 7,
-        quiet: true,
-        ..SearchParams::default()
-    });
+    let mut s = Searcher::new(quiet(Some(3000), 7));
     for &(name, value) in params {
         s.set_param(name, value).unwrap();
     }
@@ -25,18 +21,6 @@ fn handicap_game(size: usize, stones: usize) -> Game {
     g.set_komi(0.5);
     g.place_handicap(&fixed_handicap(size, stones).unwrap());
     g
-}
-
-fn genmove(s: &mut Searcher, game: &Game, color: Color) -> (Decision, Analysis) {
-    s.genmove(
-        game,
-        color,
-        &Clock::none(),
-        false,
-        &AtomicBool::new(false),
-        None,
-        &mut |_| {},
-    )
 }
 
 #[test]
