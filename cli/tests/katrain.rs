@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::process::{run_with_timeout, runs, text};
+use common::process::{run_session, run_with_timeout, runs, text};
 use common::tools::missing_tool;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -69,19 +69,11 @@ fn katrain_reviews_a_game_and_every_ai_plays() {
         .arg("--timeout")
         .arg(DRIVER_TIMEOUT.as_secs().to_string());
     let started = Instant::now();
-    let (output, timed_out) = run_with_timeout(run, TIMEOUT);
-    assert!(
-        !timed_out,
-        "the KaTrain session did not finish within {TIMEOUT:?}\n{}",
-        text(&output)
+    run_session(
+        run,
+        TIMEOUT,
+        "the KaTrain session (an error or a failed check fails it)",
     );
-    assert!(
-        output.status.success(),
-        "KaTrain met an error or a failed check ({})\n{}",
-        output.status,
-        text(&output)
-    );
-    print!("{}", String::from_utf8_lossy(&output.stdout));
     println!(
         "(the session took {:.1} s)",
         started.elapsed().as_secs_f64()

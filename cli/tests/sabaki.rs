@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::process::{run_with_timeout, runs, text};
+use common::process::{run_session, run_with_timeout, runs, text};
 use common::tools::{in_ci, missing_tool};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -65,19 +65,7 @@ fn sabaki_session() {
         .arg(env!("CARGO_BIN_EXE_kosumi"))
         .args(["gtp", "--quiet", "--threads", "1", "--playouts", "300"])
         .current_dir(&dir);
-    let (output, timed_out) = run_with_timeout(node, SESSION_TIMEOUT);
-    assert!(
-        !timed_out,
-        "the Sabaki session did not finish within {SESSION_TIMEOUT:?}\n{}",
-        text(&output)
-    );
-    assert!(
-        output.status.success(),
-        "the Sabaki session failed ({})\n{}",
-        output.status,
-        text(&output)
-    );
-    print!("{}", String::from_utf8_lossy(&output.stdout));
+    run_session(node, SESSION_TIMEOUT, "the Sabaki session");
 }
 
 /// A kosumi GTP process with its output read on threads.

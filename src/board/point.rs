@@ -103,6 +103,20 @@ impl Point {
         self.0 as usize / STRIDE - 1
     }
 
+    /// Distance to the nearest edge of a `size` board: 0 on the first line.
+    #[inline]
+    pub const fn line(self, size: usize) -> usize {
+        let (x, y) = (self.x(), self.y());
+        let near = if x < y { x } else { y };
+        let far = if x > y { x } else { y };
+        let to_far = size - 1 - far;
+        if near < to_far {
+            near
+        } else {
+            to_far
+        }
+    }
+
     /// Index in the padded layout, for tables of [`SLOTS`] entries.
     #[inline]
     pub const fn index(self) -> usize {
@@ -226,6 +240,20 @@ mod tests {
                 .map(|d| all[d])
                 .collect();
             assert_eq!(p.neighbours_in(mask).collect::<Vec<_>>(), expected);
+        }
+    }
+
+    #[test]
+    fn line_is_the_distance_to_the_nearest_edge() {
+        for (x, y, size, line) in [
+            (0, 5, 9, 0),
+            (8, 4, 9, 0),
+            (4, 4, 9, 4),
+            (2, 16, 19, 2),
+            (9, 3, 19, 3),
+            (18, 18, 19, 0),
+        ] {
+            assert_eq!(Point::new(x, y).line(size), line, "({x}, {y}) on {size}");
         }
     }
 

@@ -242,8 +242,7 @@ pub const OPENING_MOVES: usize = 20;
 
 /// Whether `p` is on the board's edge.
 pub fn on_first_line(board: &Board, p: Point) -> bool {
-    let last = board.size() - 1;
-    p.x() == 0 || p.y() == 0 || p.x() == last || p.y() == last
+    p.line(board.size()) == 0
 }
 
 /// Whether the search's playouts all but agree on who owns `p` and its

@@ -336,7 +336,7 @@ impl Policy {
         }
         let size = board.size();
         if size >= 9 {
-            let line = p.x().min(p.y()).min(size - 1 - p.x()).min(size - 1 - p.y());
+            let line = p.line(size);
             if line <= 3 && empty_around(board, p) {
                 match line {
                     0 => bad += w.edge_empty,

@@ -55,6 +55,25 @@ pub fn run_with_timeout(mut cmd: Command, timeout: Duration) -> (Output, bool) {
     (output, timed_out)
 }
 
+/// Runs an outside client's session to its end (`what` names it in a
+/// failure), failing the test on a timeout or an unsuccessful exit; prints
+/// the session's stdout.
+pub fn run_session(cmd: Command, timeout: Duration, what: &str) {
+    let (output, timed_out) = run_with_timeout(cmd, timeout);
+    assert!(
+        !timed_out,
+        "{what} did not finish within {timeout:?}\n{}",
+        text(&output)
+    );
+    assert!(
+        output.status.success(),
+        "{what} failed ({})\n{}",
+        output.status,
+        text(&output)
+    );
+    print!("{}", String::from_utf8_lossy(&output.stdout));
+}
+
 /// A child's stdout and stderr, for a failure message.
 pub fn text(output: &Output) -> String {
     format!(

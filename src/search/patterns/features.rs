@@ -541,8 +541,7 @@ impl<'a> Context<'a> {
         if let Some(l) = self.last2 {
             f.push(DIST_LAST2.base + distance_level(l, p));
         }
-        let size = board.size();
-        let line = p.x().min(p.y()).min(size - 1 - p.x()).min(size - 1 - p.y());
+        let line = p.line(board.size());
         f.push(LINE.base + line.min(4) as u32 + 5 * self.empty_around(p) as u32);
         f.push(PAT3_BASE + pattern3_id(board, p, color) as u32);
         f
