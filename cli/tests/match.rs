@@ -317,6 +317,23 @@ fn setup_commands_are_sent_and_refusals_named() {
 }
 
 #[test]
+fn set_handicap_gives_the_standard_stones_with_set_free_handicap() {
+    let dir = scratch("set-handicap");
+    let log = dir.join("a.log");
+    let a = format!("--log '{}'", log.display());
+    let report = fake_match(
+        &a,
+        "",
+        &["--handicap", "2", "--set-handicap", "--komi", "0.5"],
+    )
+    .unwrap();
+    assert_eq!(report.games.len(), 1);
+    let sent = fs::read_to_string(&log).unwrap();
+    assert!(sent.contains("set_free_handicap C3 G7"), "{sent}");
+    assert!(!sent.contains("fixed_handicap"), "{sent}");
+}
+
+#[test]
 fn engines_are_told_the_match_rules_before_komi() {
     let dir = scratch("rules");
     let log = dir.join("a.log");

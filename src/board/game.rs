@@ -312,8 +312,9 @@ impl Game {
 }
 
 /// The GTP v2 fixed handicap placement of `n` stones on a board of side
-/// `size`, which is also the traditional order: `None` when the board cannot
-/// take that many (no fixed handicap below 7x7; at most 4 on 7x7 and on
+/// `size` (three stones: lower left, upper right, upper left; tradition puts
+/// the third at the lower right, see [`traditional_handicap`]): `None` when
+/// the board cannot take that many (no fixed handicap below 7x7; at most 4 on 7x7 and on
 /// even sizes; at most 9 otherwise).
 ///
 /// ```
@@ -351,6 +352,24 @@ pub fn fixed_handicap(size: usize, n: usize) -> Option<Vec<Point>> {
     Some(out)
 }
 
+/// The traditional handicap placement, as Japanese players set the stones:
+/// [`fixed_handicap`]'s except that three stones leave the upper left corner
+/// (from Black's side) empty for White rather than the lower right.
+///
+/// ```
+/// use kosumi::board::traditional_handicap;
+/// let names: Vec<String> = traditional_handicap(19, 3).unwrap().iter().map(|p| p.to_gtp(19)).collect();
+/// assert_eq!(names, ["D4", "Q16", "Q4"]);
+/// ```
+pub fn traditional_handicap(size: usize, n: usize) -> Option<Vec<Point>> {
+    let mut points = fixed_handicap(size, n)?;
+    if n == 3 {
+        // Lower left is (lo, hi), upper right (hi, lo): lower right is (hi, hi).
+        points[2] = Point::new(points[1].x(), points[0].y());
+    }
+    Some(points)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -379,6 +398,23 @@ mod tests {
         assert!(fixed_handicap(10, 5).is_none());
         assert!(fixed_handicap(6, 2).is_none());
         assert!(fixed_handicap(19, 1).is_none());
+    }
+
+    #[test]
+    fn traditional_three_stones_leave_the_upper_left_empty() {
+        let gtp = |size, n| {
+            traditional_handicap(size, n)
+                .unwrap()
+                .iter()
+                .map(|p| p.to_gtp(size))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(gtp(13, 3), ["D4", "K10", "K4"]);
+        assert_eq!(gtp(9, 3), ["C3", "G7", "G3"]);
+        for n in [2, 4, 5, 6, 7, 8, 9] {
+            assert_eq!(traditional_handicap(19, n), fixed_handicap(19, n));
+        }
+        assert!(traditional_handicap(6, 3).is_none());
     }
 
     #[test]

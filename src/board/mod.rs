@@ -23,7 +23,7 @@ pub mod zobrist;
 
 pub use bitboard::{Bitboard, BitboardIter};
 pub use board::{Board, InvariantError, PlayError, UndoLog};
-pub use game::{fixed_handicap, Game};
+pub use game::{fixed_handicap, traditional_handicap, Game};
 pub use playout::{light_playout, random_move, PlayoutResult};
 pub use point::{Color, Move, NeighboursIn, Point, MAX_SIZE, SLOTS, STRIDE};
 pub use result::{GameResult, GameResultError};

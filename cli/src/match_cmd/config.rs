@@ -59,6 +59,11 @@ pub struct MatchArgs {
     /// (a handicap match measures one seat).
     #[arg(long)]
     pub fixed_colors: bool,
+    /// Give the handicap with `set_free_handicap` at the standard points
+    /// instead of asking each engine for `fixed_handicap` (for engines that
+    /// put a fixed handicap elsewhere: Pachi's third stone on 13x13 and 19x19).
+    #[arg(long, requires = "handicap")]
+    pub set_handicap: bool,
     /// Time control MAIN or MAIN/BYO/STONES in seconds (Canadian byo-yomi),
     /// sent with `time_settings` and enforced by the wall clock.
     #[arg(long, value_name = "MAIN[/BYO/STONES]")]
@@ -126,6 +131,7 @@ pub(super) struct Config {
     pub(super) rules_name: String,
     pub(super) handicap: Vec<Point>,
     pub(super) fixed_colors: bool,
+    pub(super) set_handicap: bool,
     pub(super) time: Option<TimeControl>,
     pub(super) time_margin: f64,
     pub(super) move_timeout: Duration,
@@ -268,6 +274,7 @@ impl Config {
             rules,
             handicap,
             fixed_colors: a.fixed_colors,
+            set_handicap: a.set_handicap,
             time,
             time_margin: a.time_margin,
             move_timeout: Duration::from_secs_f64(a.move_timeout),

@@ -169,7 +169,10 @@ fn set_up(
     if let Some(tc) = cfg.time {
         engine.must(&tc.gtp(), t)?;
     }
-    if !cfg.handicap.is_empty() {
+    if !cfg.handicap.is_empty() && cfg.set_handicap {
+        let stones: Vec<String> = cfg.handicap.iter().map(|p| p.to_gtp(cfg.size)).collect();
+        engine.must(&format!("set_free_handicap {}", stones.join(" ")), t)?;
+    } else if !cfg.handicap.is_empty() {
         let answer = engine.must(&format!("fixed_handicap {}", cfg.handicap.len()), t)?;
         let mut theirs: Vec<Option<Move>> = answer
             .split_whitespace()
@@ -182,7 +185,7 @@ fn set_up(
         ours.sort_by_key(key);
         if theirs != ours {
             return Err(MatchError::Failed(format!(
-                "engine '{}' ({}) placed fixed handicap stones at '{answer}', not where the GTP standard puts them",
+                "engine '{}' ({}) placed fixed handicap stones at '{answer}', not where the GTP standard puts them (--set-handicap gives them with set_free_handicap)",
                 engine.name(),
                 engine.command()
             )));

@@ -92,6 +92,9 @@ def main():
             reply("=")
         elif cmd == "fixed_handicap":
             reply("? not supported")
+        elif cmd == "set_free_handicap":
+            occupied.extend(w.upper() for w in words[1:])
+            reply("=")
         elif cmd == "genmove":
             genmoves += 1
             n = genmoves

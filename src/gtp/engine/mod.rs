@@ -10,7 +10,9 @@ use super::parse::{
     format_failure, format_success, parse_color, parse_float, parse_int, parse_line, parse_move,
     parse_vertex, preprocess, too_long_reply, Command, InputLine, LineReader,
 };
-use crate::board::{fixed_handicap, Color, Game, Move, Point, Rules, Vertex, MAX_SIZE};
+use crate::board::{
+    fixed_handicap, traditional_handicap, Color, Game, Move, Point, Rules, Vertex, MAX_SIZE,
+};
 use crate::score::{count, Judgement, PointStatus};
 use crate::search::{referee, Analysis, Clock, Decision, Level, Limits, SearchParams, Searcher};
 use crate::sgf::{Event, GameRecord};
@@ -1009,10 +1011,10 @@ fn parse_bool(v: &str) -> Option<bool> {
     }
 }
 
-/// Free handicap: the fixed placements where they exist, then further star
+/// Free handicap: the traditional placements where they exist, then further star
 /// points and spread-out points for larger numbers.
 fn free_handicap(size: usize, n: usize) -> Vec<Point> {
-    if let Some(points) = fixed_handicap(size, n) {
+    if let Some(points) = traditional_handicap(size, n) {
         return points;
     }
     let mut points = fixed_handicap(size, n.min(9))
