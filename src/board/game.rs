@@ -314,8 +314,8 @@ impl Game {
 /// The GTP v2 fixed handicap placement of `n` stones on a board of side
 /// `size` (three stones: lower left, upper right, upper left; tradition puts
 /// the third at the lower right, see [`traditional_handicap`]): `None` when
-/// the board cannot take that many (no fixed handicap below 7x7; at most 4 on 7x7 and on
-/// even sizes; at most 9 otherwise).
+/// the board cannot take that many (no fixed handicap below 7x7; at most 4
+/// on 7x7 and on even sizes; at most 9 otherwise).
 ///
 /// ```
 /// use kosumi::board::fixed_handicap;

@@ -61,7 +61,7 @@ pub struct MatchArgs {
     pub fixed_colors: bool,
     /// Give the handicap with `set_free_handicap` at the standard points
     /// instead of asking each engine for `fixed_handicap` (for engines that
-    /// put a fixed handicap elsewhere: Pachi's third stone on 13x13 and 19x19).
+    /// put a fixed handicap elsewhere, as Pachi does its third stone).
     #[arg(long, requires = "handicap")]
     pub set_handicap: bool,
     /// Time control MAIN or MAIN/BYO/STONES in seconds (Canadian byo-yomi),
