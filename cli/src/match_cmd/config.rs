@@ -311,6 +311,16 @@ impl Config {
         game
     }
 
+    /// The `set_free_handicap` command that puts this match's handicap
+    /// stones on an engine's board (`None` without a handicap).
+    pub(super) fn set_free_handicap(&self) -> Option<String> {
+        if self.handicap.is_empty() {
+            return None;
+        }
+        let stones: Vec<String> = self.handicap.iter().map(|p| p.to_gtp(self.size)).collect();
+        Some(format!("set_free_handicap {}", stones.join(" ")))
+    }
+
     pub(super) fn opening_for(&self, game_number: usize) -> Option<&Opening> {
         if self.openings.is_empty() {
             None

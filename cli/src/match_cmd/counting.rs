@@ -61,9 +61,8 @@ fn referee_score(cfg: &Config, game: &Game) -> anyhow::Result<f64> {
     send(&format!("boardsize {}", cfg.size))?;
     send("clear_board")?;
     send(&format!("komi {}", cfg.komi))?;
-    if !cfg.handicap.is_empty() {
-        let stones: Vec<String> = cfg.handicap.iter().map(|p| p.to_gtp(cfg.size)).collect();
-        send(&format!("set_free_handicap {}", stones.join(" ")))?;
+    if let Some(handicap) = cfg.set_free_handicap() {
+        send(&handicap)?;
     }
     for &(color, mv) in game.moves() {
         send(&format!("play {color} {}", Vertex::from_move(mv, cfg.size)))?;

@@ -169,9 +169,8 @@ fn set_up(
     if let Some(tc) = cfg.time {
         engine.must(&tc.gtp(), t)?;
     }
-    if !cfg.handicap.is_empty() && cfg.set_handicap {
-        let stones: Vec<String> = cfg.handicap.iter().map(|p| p.to_gtp(cfg.size)).collect();
-        engine.must(&format!("set_free_handicap {}", stones.join(" ")), t)?;
+    if let Some(handicap) = cfg.set_free_handicap().filter(|_| cfg.set_handicap) {
+        engine.must(&handicap, t)?;
     } else if !cfg.handicap.is_empty() {
         let answer = engine.must(&format!("fixed_handicap {}", cfg.handicap.len()), t)?;
         let mut theirs: Vec<Option<Move>> = answer

@@ -366,19 +366,14 @@ fn default_out(game: &Path) -> PathBuf {
 
 /// Runs `kosumi review`; returns the exit status.
 pub fn run(args: &ReviewArgs) -> i32 {
-    if !(args.confidence.is_finite() && args.confidence >= 0.0) {
-        eprintln!(
-            "kosumi review: --confidence {} is not a number of standard errors (0 or more)",
-            args.confidence
-        );
-        return 2;
-    }
-    if !(args.min_points.is_finite() && args.min_points >= 0.0) {
-        eprintln!(
-            "kosumi review: --min-points {} is not a number of points (0 or more)",
-            args.min_points
-        );
-        return 2;
+    for (flag, value, unit) in [
+        ("--confidence", args.confidence, "standard errors"),
+        ("--min-points", args.min_points, "points"),
+    ] {
+        if !(value.is_finite() && value >= 0.0) {
+            eprintln!("kosumi review: {flag} {value} is not a number of {unit} (0 or more)");
+            return 2;
+        }
     }
     if args.time.is_some_and(|t| !(t.is_finite() && t > 0.0)) {
         eprintln!("kosumi review: --time must be a positive number of seconds");
