@@ -18,6 +18,7 @@ per game in --cache, so a run stopped half way resumes.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -26,8 +27,6 @@ LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 
 def sgf_props(text):
     """(size, komi, setup stones, moves) of a match's SGF main line."""
-    import re
-
     size = int(re.search(r"SZ\[(\d+)\]", text).group(1))
     km = re.search(r"KM\[([-\d.]+)\]", text)
     komi = float(km.group(1)) if km else 0.0
