@@ -7,7 +7,8 @@
 RESULTS.jsonl is a `kosumi match` results file whose SGFs are where its `sgf`
 fields say (relative to the results file). For each game NAME lost (every
 game with --all), KataGo's analysis engine (`../shared/peers/katago.sh`
-builds one, `OUT/katago-analysis`) judges every position; the table gives
+builds one, `OUT/katago-analysis`, whose config reports win rates as Black's,
+as this script reads them) judges every position; the table gives
 NAME's win rate by the judge after move 20, and the move of NAME's that cost
 the most win rate while the game was still open (the judge giving NAME at
 least 20% before it), with the judge's own choice, the win rate and points it
@@ -101,9 +102,9 @@ def main():
           "| costliest move (judge's choice) | win rate / points lost | phase |")
     print("|---|---|---|---|---|---|---|---|")
     for g in games:
-        colour = "B" if g["black"] == args.engine else "W"
-        if g["black"] != args.engine and g["white"] != args.engine:
+        if args.engine not in (g["black"], g["white"]):
             sys.exit(f"judge-games: no engine named {args.engine} in game {g['game']}")
+        colour = "B" if g["black"] == args.engine else "W"
         won = g["winner"] == colour
         if won and not args.all:
             continue
