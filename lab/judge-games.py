@@ -13,7 +13,10 @@ NAME's win rate by the judge after move 20, and the move of NAME's that cost
 the most win rate while the game was still open (the judge giving NAME at
 least 20% before it), with the judge's own choice, the win rate and points it
 cost, and its phase: opening up to a sixth of the board's points in moves,
-middle game up to two thirds, endgame after. The judge's answers are kept
+middle game up to two thirds, endgame after. Below the table, each side's
+points lost a move by phase (the judge's score lead before the move minus
+after, from the mover's side; moves made while the judge gives Black 10% to
+90%), over the games read. The judge's answers are kept
 per game in --cache, so a run stopped half way resumes.
 """
 import argparse
@@ -43,6 +46,12 @@ def gtp_point(sgf, size):
         return "pass"
     x, y = ord(sgf[0]) - 97, ord(sgf[1]) - 97
     return f"{LETTERS[x]}{size - y}"
+
+
+def phase_of(n, size):
+    """Move n's phase: opening up to a sixth of the points, middle game to two thirds."""
+    points = size * size
+    return "opening" if n <= points // 6 else "middle" if n <= 2 * points // 3 else "endgame"
 
 
 def judge(katago, game_id, size, komi, rules, setup, moves, visits):
@@ -97,6 +106,8 @@ def main():
     cache = args.cache or os.path.join(base, "judged")
     os.makedirs(cache, exist_ok=True)
     katago = None
+    # (engine's side?, phase) -> [moves, points lost, mistakes of 5 points or more]
+    tally = {}
 
     print("| game | colour | moves | result | win rate after move 20 "
           "| costliest move (judge's choice) | win rate / points lost | phase |")
@@ -126,6 +137,15 @@ def main():
             return w if colour == "B" else 1 - w
 
         after20 = winrate(min(20, len(moves)))
+        for t, (c, _) in enumerate(moves):
+            if not 0.1 <= turns[t]["black_winrate"] <= 0.9:
+                continue
+            mover = 1 if c == "B" else -1
+            lost = mover * (turns[t]["black_lead"] - turns[t + 1]["black_lead"])
+            cell = tally.setdefault((c == colour, phase_of(t + 1, size)), [0, 0.0, 0])
+            cell[0] += 1
+            cell[1] += lost
+            cell[2] += lost >= 5
         worst = None
         for t, (c, p) in enumerate(moves):
             if c != colour or winrate(t) < 0.2:
@@ -134,7 +154,6 @@ def main():
             points = sign * (turns[t]["black_lead"] - turns[t + 1]["black_lead"])
             if worst is None or lost > worst[1]:
                 worst = (t, lost, points, gtp_point(p, size), turns[t]["best"])
-        points_total = size * size
         if worst is None:
             costliest, cost, phase = "none while open", "", ""
         else:
@@ -142,10 +161,19 @@ def main():
             n = t + 1
             costliest = f"{n} {played} ({best})"
             cost = f"{100 * lost:.0f} / {points:.1f}"
-            phase = ("opening" if n <= points_total // 6
-                     else "middle" if n <= 2 * points_total // 3 else "endgame")
+            phase = phase_of(n, size)
         print(f"| {g['game']} | {colour} | {g['moves']} | {g['result']} | {100 * after20:.0f}% "
               f"| {costliest} | {cost} | {phase} |", flush=True)
+    print(f"\nPoints lost a move by the judge while the game was open (Black at 10% to 90%), "
+          f"games read: {'all' if args.all else 'lost by ' + args.engine}")
+    print("| phase | engine | moves | points lost a move | moves losing 5 points or more |")
+    print("|---|---|---|---|---|")
+    for phase in ("opening", "middle", "endgame"):
+        for mine in (True, False):
+            n, lost, big = tally.get((mine, phase), [0, 0.0, 0])
+            if n:
+                who = args.engine if mine else "opponent"
+                print(f"| {phase} | {who} | {n} | {lost / n:.2f} | {big} ({100 * big / n:.1f}%) |")
     if katago:
         katago.stdin.close()
         katago.wait()
