@@ -10,8 +10,10 @@ the same file-name hash as `kosumi patterns` (FNV-1a 64, 0 modulo 50),
 sorted by name and shuffled with seed 74; the first 10 are the tune set, the
 next 20 the report set. Each game goes to the engine twice, with `--seed 1`
 and `--seed 2` appended to its command, one query per game asking for the
-given turns at the given visits. Answers are kept in --out (ENGINE-TAG per
-seed), so a rerun only prints.
+given turns at the given visits. Answers (the root's score, spread and
+visits, and every candidate's visits and score) are kept in --out, one file
+per seed named by a hash of the settings, so a rerun only prints and other
+readings of the root's score can be tried on the same searches.
 
 Printed: the share of positions whose root `scoreLead` the two runs give
 within 2 points (and the sd of the difference), and the same for KaTrain's
