@@ -2,7 +2,7 @@
 """Judge a match's games with KataGo: where each game turned, move by move.
 
     python3 lab/judge-games.py RESULTS.jsonl --engine NAME --katago KATAGO-ANALYSIS
-        [--visits 100] [--cache DIR] [--all]
+        [--visits 100] [--cache DIR] [--all] [--cached]
 
 RESULTS.jsonl is a `kosumi match` results file whose SGFs are where its `sgf`
 fields say (relative to the results file). For each game NAME lost (every
@@ -96,6 +96,8 @@ def main():
     ap.add_argument("--visits", type=int, default=100)
     ap.add_argument("--cache", default=None, help="folder for the judge's answers")
     ap.add_argument("--all", action="store_true", help="won games too")
+    ap.add_argument("--cached", action="store_true",
+                    help="only the games whose answers are already in the cache")
     args = ap.parse_args()
 
     base = os.path.dirname(os.path.abspath(args.results))
@@ -119,9 +121,11 @@ def main():
         won = g["winner"] == colour
         if won and not args.all:
             continue
+        path = os.path.join(cache, f"game-{g['game']:04}.json")
+        if args.cached and not os.path.exists(path):
+            continue
         text = open(os.path.join(base, g["sgf"])).read()
         size, komi, setup, moves = sgf_props(text)
-        path = os.path.join(cache, f"game-{g['game']:04}.json")
         if os.path.exists(path):
             turns = json.load(open(path))
         else:
