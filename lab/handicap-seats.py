@@ -2,7 +2,8 @@
 """Handicap seats: engines as White giving GNU Go stones, game by game.
 
     python3 lab/handicap-seats.py --out DIR [--stones 3,4] [--games 40]
-        [--arm NAME=CMD ...] [--kosumi KOSUMI] [--gnugo GNUGO] [--concurrency 2]
+        [--arm NAME=CMD ...] [--kosumi KOSUMI] [--pachi PACHI] [--gnugo GNUGO]
+        [--concurrency 2]
     python3 lab/handicap-seats.py --out DIR --table
 
 Each game is its own `kosumi match --games 1` (13x13, komi 0.5, Japanese

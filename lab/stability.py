@@ -15,6 +15,9 @@ visits, and every candidate's visits and score) are kept in --out, one file
 per seed named by a hash of the settings, so a rerun only prints and other
 readings of the root's score can be tried on the same searches.
 
+The engine must report scores from Black's side (`--report-winrates-as
+BLACK`), as the points lost below assume.
+
 Printed: the share of positions whose root `scoreLead` the two runs give
 within 2 points (and the sd of the difference), and the same for KaTrain's
 points lost of the played move (the mover's root score before it minus
@@ -131,8 +134,7 @@ def main():
         name, t = k.rsplit(":", 1)
         nxt = f"{name}:{int(t) + 1}"
         if nxt in runs[0] and nxt in runs[1]:
-            # Black's view in both (the engine's default perspective):
-            # the mover's loss is before minus after for Black, after
+            # Black's view in both (see the header): the mover's loss is before minus after for Black, after
             # minus before for White; the sign does not change agreement.
             lost.append((runs[0][k] - runs[0][nxt]) - (runs[1][k] - runs[1][nxt]))
     if lost:
