@@ -3,6 +3,7 @@
 
 use kosumi::board::{Color, Game, Move, Point, Rules};
 use kosumi::search::{Analysis, Clock, Decision, Limits, SearchParams, Searcher};
+use kosumi::sgf::GameRecord;
 mod common;
 use common::engine::{genmove, quiet};
 use std::sync::atomic::AtomicBool;
@@ -203,6 +204,30 @@ fn passes_when_only_own_territory_is_left() {
     game.set_stone(Point::new(4, 0), Some(Color::White));
     let (d, _) = genmove(&mut searcher(1000, 5), &game, Color::White);
     assert_eq!(d, Decision::Play(Move::Pass));
+}
+
+#[test]
+fn does_not_pass_first_while_a_fight_is_open() {
+    // 13x13, from a match against GNU Go: the search reads 99% for White
+    // and rates a pass as well as any move, but the borders around H6 and
+    // K1 are open and Black went on to kill every White group.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/gtp-tests/games/genmove-open-border.sgf"
+    );
+    let record = GameRecord::from_sgf(&std::fs::read(path).unwrap()).unwrap();
+    let game = record.to_game(None, Rules::japanese(), None).unwrap();
+    assert_eq!(game.to_move(), Color::White);
+    // Seeds under which White passed before the borders were asked.
+    for seed in [0, 1, 4] {
+        let (d, a) = genmove(&mut searcher(21_000, seed), &game, Color::White);
+        assert_ne!(
+            d,
+            Decision::Play(Move::Pass),
+            "seed {seed}: {:?}",
+            a.candidates.iter().take(3).collect::<Vec<_>>()
+        );
+    }
 }
 
 #[test]

@@ -52,6 +52,11 @@ const RESIGN_MIN_PLAYOUTS: u64 = 200;
 /// its H1-H2 stones one by one, the count still saying B+4.5, and lost.
 const COUNT_PASS_BELOW: f64 = 0.8;
 
+/// How much lower than the search's pass a move's win rate may be and still
+/// be played instead of passing into an open border
+/// (`ending::may_pass_first`).
+const OPEN_BORDER_SLACK: f64 = 0.05;
+
 /// Node memory assumed per node when turning bytes into a node cap.
 const NODE_BYTES: usize = std::mem::size_of::<Node>();
 
@@ -611,6 +616,15 @@ impl Searcher {
             self.low_streak[color.index()] = 0;
         }
         let pass = analysis.candidates.iter().find(|c| c.mv == Move::Pass);
+        let opponent_passed = game.moves().last() == Some(&(color.opponent(), Move::Pass));
+        let may_pass_first = || {
+            let own = &analysis.ownership;
+            let (given_up, taken) = (
+                lost_stones(board, color, own),
+                lost_stones(board, color.opponent(), own),
+            );
+            ending::may_pass_first(game, color, given_up, taken)
+        };
         let mut choice = best.mv;
         if cleanup {
             // Capture dead stones before passing.
@@ -645,16 +659,26 @@ impl Searcher {
             {
                 choice = c.mv;
             }
+        } else if choice == Move::Pass && !opponent_passed && !may_pass_first() {
+            // The search's own pass waits too while a border is open: play
+            // the best move that keeps the win rate.
+            if let Some(c) = analysis
+                .candidates
+                .iter()
+                .find(|c| c.mv != Move::Pass && c.winrate >= best.winrate - OPEN_BORDER_SLACK)
+            {
+                choice = c.mv;
+            }
         } else if choice != Move::Pass {
             // Pass when playing on gains nothing: the same result and no more
             // points (half a point of noise allowed once the opponent passed,
             // when passing ends the game).
-            let opponent_passed = game.moves().last() == Some(&(color.opponent(), Move::Pass));
             let slack = if opponent_passed { 0.5 } else { 0.0 };
             if let Some(pass) = pass {
                 let enough = pass.visits >= 10.max(best.visits / 20);
-                // Before the opponent passes, pass only a won game.
-                let settled = opponent_passed || best.winrate >= 0.5;
+                // Before the opponent passes, pass only a won game whose
+                // borders are closed.
+                let settled = opponent_passed || (best.winrate >= 0.5 && may_pass_first());
                 if enough
                     && settled
                     && pass.winrate >= best.winrate - 0.02
