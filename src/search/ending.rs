@@ -70,7 +70,7 @@ pub fn passing_loses(game: &Game, color: Color) -> bool {
 /// three times at 99% while Black killed every White group; a move
 /// elsewhere costs at most a point. A large chain is never left aside: in
 /// another game both the count and the playouts called a Black chain of
-/// ten stones dead, kosumi passed, and it lived.
+/// nine stones dead, kosumi passed, and it lived.
 pub fn may_pass_first(game: &Game, color: Color, given_up: Bitboard, taken: Bitboard) -> bool {
     let closed =
         |away: Bitboard| open_stones(game, color, away).is_some_and(|l| (l & !given_up).is_empty());
