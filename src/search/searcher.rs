@@ -677,13 +677,13 @@ impl Searcher {
             if let Some(pass) = pass {
                 let enough = pass.visits >= 10.max(best.visits / 20);
                 // Before the opponent passes, pass only a won game whose
-                // borders are closed.
-                let settled = opponent_passed || (best.winrate >= 0.5 && may_pass_first());
+                // borders are closed (asked last: it may ask the referee).
+                let settled = || opponent_passed || (best.winrate >= 0.5 && may_pass_first());
                 if enough
-                    && settled
                     && pass.winrate >= best.winrate - 0.02
                     && (pass.score_lead >= best.score_lead - slack
                         || (opponent_passed && pass.winrate >= 0.99))
+                    && settled()
                 {
                     choice = Move::Pass;
                 }
