@@ -19,11 +19,11 @@ use crate::score::{self, Judgement, PointStatus};
 /// Whether `color` should pass now because the game, counted as it stands,
 /// is won: after the opponent's pass (a pass ends the game) or, under
 /// territory counting, once no border is left open (every empty region
-/// touches one colour only, or is a single dame point) and no chain is in
-/// atari, leaving aside own stones the count calls dead. Only own stones in
-/// `given_up` (those the search expects to lose) are asked of the judge,
-/// whose reading costs hundredths of a second on 9x9 and up to a second on
-/// 19x19.
+/// touches one colour only, is a single dame point or is a seki's shared
+/// liberties) and no chain is in atari, leaving aside own stones the count
+/// calls dead. Only own stones in `given_up` (those the search expects to
+/// lose) are asked of the judge, whose reading costs hundredths of a second
+/// on 9x9 and up to a second on 19x19.
 pub fn passing_wins(game: &Game, color: Color, given_up: Bitboard) -> bool {
     let opponent_passed = game.moves().last() == Some(&(color.opponent(), Move::Pass));
     if opponent_passed {
@@ -95,7 +95,7 @@ pub fn may_pass_first(game: &Game, color: Color, given_up: Bitboard, taken: Bitb
 
 /// The stones of `color` that keep the game open: own chains in atari and
 /// own stones next to an empty region of two points or more that also
-/// touches the opponent. Passing is safe only if the count has given them
+/// touches the opponent, unless neither side can play there. Passing is safe only if the count has given them
 /// all up. `None` when an opponent chain is in atari (a capture is still
 /// to play).
 fn loose_own_stones(game: &Game, color: Color) -> Option<Bitboard> {
@@ -284,8 +284,8 @@ mod tests {
 
     #[test]
     fn a_small_dead_invasion_may_stay_but_a_large_chain_may_not() {
-        // White's B5 inside Black's area, in atari and with two liberties
-        // (A5 empty): Black may leave it once the search gives it up too.
+        // White's B5 inside Black's area, in atari, then with two liberties
+        // (A5 emptied): Black may leave it once the search gives it up too.
         let b5 = Bitboard::single(Point::new(1, 4));
         let mut g = walls_with_dead_white_stone();
         for _ in 0..2 {
