@@ -32,7 +32,9 @@ pub fn passing_wins(game: &Game, color: Color, given_up: Bitboard) -> bool {
     if game.rules().area_scoring() {
         return false;
     }
-    let Some(loose) = loose_own_stones(game, color).filter(|&l| (l & !given_up).is_empty()) else {
+    let Some(loose) =
+        loose_own_stones(game, color, Bitboard::EMPTY).filter(|&l| (l & !given_up).is_empty())
+    else {
         return false;
     };
     let judgement = judge(game, color);
@@ -72,8 +74,9 @@ pub fn passing_loses(game: &Game, color: Color) -> bool {
 /// another game both the count and the playouts called a Black chain of
 /// nine stones dead, kosumi passed, and it lived.
 pub fn may_pass_first(game: &Game, color: Color, given_up: Bitboard, taken: Bitboard) -> bool {
-    let closed =
-        |away: Bitboard| open_stones(game, color, away).is_some_and(|l| (l & !given_up).is_empty());
+    let closed = |away: Bitboard| {
+        loose_own_stones(game, color, away).is_some_and(|l| (l & !given_up).is_empty())
+    };
     if closed(Bitboard::EMPTY) {
         return true;
     }
@@ -93,22 +96,17 @@ pub fn may_pass_first(game: &Game, color: Color, given_up: Bitboard, taken: Bitb
     !dead.is_empty() && closed(dead)
 }
 
-/// The stones of `color` that keep the game open: own chains in atari and
-/// own stones next to an empty region of two points or more that also
-/// touches the opponent, unless neither side can play there. Passing is safe only if the count has given them
-/// all up. `None` when an opponent chain is in atari (a capture is still
-/// to play).
-fn loose_own_stones(game: &Game, color: Color) -> Option<Bitboard> {
-    open_stones(game, color, Bitboard::EMPTY)
-}
-
 /// The largest opponent chain a pass may leave on the board as dead.
 const SMALL_CHAIN: usize = 4;
 
-/// [`loose_own_stones`] with the opponent stones in `away` counted as empty
-/// points. A region where every point is a self-atari for both sides (the
-/// shared liberties of a seki) is closed: neither side can play there.
-fn open_stones(game: &Game, color: Color, away: Bitboard) -> Option<Bitboard> {
+/// The stones of `color` that keep the game open, the opponent stones in
+/// `away` counted as empty points: own chains in atari and own stones next
+/// to an empty region of two points or more that also touches the
+/// opponent, unless neither side can play there (every point a self-atari
+/// for both: the shared liberties of a seki). Passing is safe only if the
+/// count has given them all up. `None` when an opponent chain is in atari
+/// (a capture is still to play).
+fn loose_own_stones(game: &Game, color: Color, away: Bitboard) -> Option<Bitboard> {
     let board = game.board();
     let own = board.stones(color);
     let opponent = board.stones(color.opponent()) & !away;
