@@ -2,7 +2,7 @@
 """How steady `kosumi analysis` scores are: two seeds, the same positions.
 
     python3 lab/stability.py --engine "KOSUMI analysis ..." [--set tune|report]
-        [--visits 500] [--turns 60:161:1] [--out DIR] [--games N]
+        [--visits 500] [--turns 60:161:1] [--out DIR] [--games N] [--parallel]
 
 Games: the held-out 19x19 even games (no handicap, at least 170 moves) of
 ../shared/data/kgs-6d's 2015 archive, held out of the pattern training by
@@ -24,6 +24,7 @@ points lost of the played move (the mover's root score before it minus
 after it; both turns must be asked).
 """
 import argparse
+import concurrent.futures
 import hashlib
 import json
 import os
@@ -113,6 +114,7 @@ def main():
     ap.add_argument("--turns", default="60:161:1")
     ap.add_argument("--games", type=int, default=0, help="only the first N of the set")
     ap.add_argument("--out", default="stability-out")
+    ap.add_argument("--parallel", action="store_true", help="run the two seeds at once")
     a = ap.parse_args()
     all_games = games(ARCHIVE)
     random.Random(74).shuffle(all_games)
@@ -123,7 +125,9 @@ def main():
     turns = list(range(lo, hi, step))
     os.makedirs(a.out, exist_ok=True)
     tag = hashlib.sha1(f"{a.engine}|{a.set}|{a.visits}|{a.turns}|{a.games}".encode()).hexdigest()[:10]
-    runs = [run(a.engine, s, chosen, turns, a.visits, f"{a.out}/{tag}-seed{s}.json") for s in (1, 2)]
+    with concurrent.futures.ThreadPoolExecutor(2 if a.parallel else 1) as pool:
+        runs = list(pool.map(
+            lambda s: run(a.engine, s, chosen, turns, a.visits, f"{a.out}/{tag}-seed{s}.json"), (1, 2)))
     print(f"{a.set}: {len(chosen)} games ({', '.join(n for n, _, _ in chosen[:3])}, ...), "
           f"turns {a.turns}, {a.visits} visits, answers in {a.out}/{tag}-*")
     runs = [{k: v["root"] for k, v in r.items()} for r in runs]

@@ -260,6 +260,44 @@ fn turns_fields_and_determinism() {
 }
 
 #[test]
+fn a_visit_is_as_many_playouts_as_the_command_line_says() {
+    let run = |per_visit: &str, visits: u64| {
+        let q = with(json!({ "maxVisits": visits }));
+        let r = session(&["--playouts-per-visit", per_visit], &[q.to_string()]);
+        r.into_iter().next().unwrap()
+    };
+    // 30 visits of 10 playouts are the search of 300 visits of one.
+    let (tens, ones) = (run("10", 30), run("1", 300));
+    assert_eq!(tens["rootInfo"]["visits"], 30);
+    assert_eq!(ones["rootInfo"]["visits"], 300);
+    assert_eq!(tens["rootInfo"]["scoreLead"], ones["rootInfo"]["scoreLead"]);
+    let visits = |r: &Value| -> Vec<(String, u64)> {
+        r["moveInfos"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                (
+                    m["move"].as_str().unwrap().to_string(),
+                    m["visits"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    // Each move's visits are its playouts over 10, rounded down; moves
+    // with fewer than 10 playouts are left out.
+    let expected: Vec<(String, u64)> = visits(&ones)
+        .into_iter()
+        .filter(|(_, v)| *v >= 10)
+        .map(|(m, v)| (m, v / 10))
+        .collect();
+    assert!(expected.len() >= 2, "{expected:?}");
+    assert_eq!(visits(&tens), expected);
+    let sum: u64 = expected.iter().map(|(_, v)| v).sum();
+    assert!(sum <= 30);
+}
+
+#[test]
 fn perspective_follows_the_settings() {
     // White to move: Black's view is the mirror of White's, move for move.
     let black = one(with(

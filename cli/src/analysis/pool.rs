@@ -229,11 +229,10 @@ fn search(sh: &Shared, task: &Task) {
     };
     let size = p.game.board().size();
     let limits = Limits {
-        playouts: Some(
-            s.base
-                .max_visits
-                .unwrap_or_else(|| kosumi::search::default_playouts(size)),
-        ),
+        playouts: Some(s.base.max_visits.map_or_else(
+            || kosumi::search::default_playouts(size),
+            |v| v.saturating_mul(s.base.playouts_per_visit.max(1)),
+        )),
         time: s.base.max_time.map(Duration::from_secs_f64),
         allow: pick(&s.allow),
         avoid: pick(&s.avoid),

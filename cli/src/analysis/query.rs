@@ -44,8 +44,13 @@ impl Perspective {
 /// Settings that apply when a query does not give its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Defaults {
-    /// Playouts per position (`maxVisits`); `None`: the searcher's default.
+    /// Visits per position (`maxVisits`); `None`: the searcher's default
+    /// playouts.
     pub max_visits: Option<u64>,
+    /// Playouts a visit stands for (at least 1): the playouts searched are
+    /// `max_visits` times this, and reported visits are playouts divided by
+    /// it.
+    pub playouts_per_visit: u64,
     /// Seconds per position (`maxTime`).
     pub max_time: Option<f64>,
     /// `reportAnalysisWinratesAs`.
@@ -69,6 +74,7 @@ impl Default for Defaults {
     fn default() -> Defaults {
         Defaults {
             max_visits: None,
+            playouts_per_visit: 1,
             max_time: None,
             perspective: Perspective::Black,
             pv_len: 15,

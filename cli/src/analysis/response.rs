@@ -112,21 +112,35 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool, level_move: Option<D
     let own_view =
         |own: &[f64]| -> Vec<f64> { own.iter().map(|&v| if own_flip { -v } else { v }).collect() };
     let name = |m: Move| Vertex::from_move(m, size).to_string();
+    // Playouts to visits, rounded down so that the candidates' visits add
+    // up to no more than the root's; a move with less than a visit's
+    // playouts is left out, as KataGo leaves out moves it did not visit,
+    // unless it is the first (a search stopped that early still has one).
+    let per_visit = s.base.playouts_per_visit.max(1);
+    let to_visits = |playouts: u64| playouts / per_visit;
+    let shown = |i: usize, playouts: u64| playouts > 0 && (i == 0 || to_visits(playouts) > 0);
     let estimates = estimates(a);
     let move_infos = a
         .candidates
         .iter()
         .zip(&estimates)
-        .filter(|(c, _)| c.visits > 0)
+        .enumerate()
+        .filter(|(i, (c, _))| shown(*i, c.visits))
+        .map(|(_, x)| x)
         .enumerate()
         .map(|(order, (c, &(winrate, score)))| {
             let pv_len = s.base.pv_len.max(1);
-            let pv_visits: Vec<u64> = c.pv_visits.iter().take(pv_len).copied().collect();
-            let visits = c.visits as f64;
+            let pv_visits: Vec<u64> = c
+                .pv_visits
+                .iter()
+                .take(pv_len)
+                .map(|&v| to_visits(v).max(1))
+                .collect();
+            let visits = to_visits(c.visits).max(1);
             MoveInfo {
                 mv: name(c.mv),
-                visits: c.visits,
-                edge_visits: c.visits,
+                visits,
+                edge_visits: visits,
                 winrate: wr(winrate),
                 score_lead: sc(score),
                 score_mean: sc(score),
@@ -136,10 +150,10 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool, level_move: Option<D
                 utility: sc(2.0 * winrate - 1.0),
                 lcb: wr(c.lcb),
                 utility_lcb: sc(2.0 * c.lcb - 1.0),
-                weight: visits,
-                edge_weight: visits,
+                weight: visits as f64,
+                edge_weight: visits as f64,
                 order,
-                play_selection_value: visits,
+                play_selection_value: visits as f64,
                 pv: c.pv.iter().take(pv_len).map(|&m| name(m)).collect(),
                 pv_visits: s.pv_visits.then(|| pv_visits.clone()),
                 pv_edge_visits: s.pv_visits.then_some(pv_visits),
@@ -162,8 +176,8 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool, level_move: Option<D
         score_stdev: root.score_stdev,
         utility: sc(2.0 * root.winrate - 1.0),
         lcb: wr(root_lcb),
-        visits: root.visits,
-        weight: root.visits as f64,
+        visits: to_visits(root.visits).max(1),
+        weight: to_visits(root.visits).max(1) as f64,
         this_hash: this_hash(board, pos.to_move),
         sym_hash: sym_hash(board, pos.to_move),
         current_player: if pos.to_move == Color::Black {
