@@ -21,7 +21,8 @@ BLACK`), as the points lost below assume.
 Printed: the share of positions whose root `scoreLead` the two runs give
 within 2 points (and the sd of the difference), and the same for KaTrain's
 points lost of the played move (the mover's root score before it minus
-after it; both turns must be asked).
+after it; both turns must be asked), and for the first five candidates of
+the first run that the second lists too (the root's score minus theirs).
 """
 import argparse
 import concurrent.futures
@@ -130,6 +131,14 @@ def main():
             lambda s: run(a.engine, s, chosen, turns, a.visits, f"{a.out}/{tag}-seed{s}.json"), (1, 2)))
     print(f"{a.set}: {len(chosen)} games ({', '.join(n for n, _, _ in chosen[:3])}, ...), "
           f"turns {a.turns}, {a.visits} visits, answers in {a.out}/{tag}-*")
+    # The first run's first five candidates that the second run lists too:
+    # the root's score minus theirs, in both runs.
+    first_five = []
+    for k in (k for k in runs[0] if k in runs[1]):
+        other = {m[0]: m[2] for m in runs[1][k]["moves"]}
+        for mv, _, score in runs[0][k]["moves"][:5]:
+            if mv in other:
+                first_five.append((runs[0][k]["root"] - score) - (runs[1][k]["root"] - other[mv]))
     runs = [{k: v["root"] for k, v in r.items()} for r in runs]
     keys = [k for k in runs[0] if k in runs[1]]
     print("root scoreLead:", share([runs[0][k] - runs[1][k] for k in keys]))
@@ -143,6 +152,8 @@ def main():
             lost.append((runs[0][k] - runs[0][nxt]) - (runs[1][k] - runs[1][nxt]))
     if lost:
         print("points lost of the played move:", share(lost))
+    if first_five:
+        print("points lost of the first five candidates:", share(first_five))
 
 
 if __name__ == "__main__":
