@@ -194,3 +194,19 @@ loadsgf games/score-seki-throw-in.sgf
 #? [(?=(.* )?C9( |$))(?=(.* )?A8( |$))(?=(.* )?A5( |$))\S+( \S+){9}]
 1330 final_status_list seki
 #? []
+
+# A 13x13 game against GNU Go (kosumi White), both passed: White's upper
+# left group D13-B10 has a pyramid four (A13, B13, C13, B12) with Black's
+# B13 on its vital point, and two liberties outside (D11, E13) in a dame
+# pocket of ten empty points. Black fills them and kills whatever White
+# plays inside: White B12 leaves B13 two liberties it shares with the
+# group, and Black's throw-in at A13 turns the eye into a straight two.
+# Read as seki until the seki reading took regions of up to twelve empty
+# points. GNU Go 3.8 and KataGo both count B+2.5.
+loadsgf games/score-pyramid-approach.sgf
+1410 final_score
+#? [B\+2\.5]
+1420 final_status_list dead
+#? [(?=(.* )?D13( |$))(?=(.* )?B10( |$))(?=(.* )?A12( |$))\S+( \S+){20}]
+1430 final_status_list seki
+#? []

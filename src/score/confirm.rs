@@ -210,7 +210,7 @@ impl Allowance {
     }
 
     /// Logs a region too big to read: `what` of the chain through `target`,
-    /// `attacker` first.
+    /// `attacker` first, `empty` points where the reading takes `most`.
     pub(crate) fn too_big(
         &self,
         board: &Board,
@@ -218,6 +218,7 @@ impl Allowance {
         target: Point,
         attacker: Color,
         empty: usize,
+        most: usize,
     ) {
         self.note(Reading {
             what,
@@ -226,10 +227,7 @@ impl Allowance {
             attacker,
             first: attacker,
             positions: 0,
-            outcome: ReadingOutcome::TooBig {
-                empty,
-                most: MAX_EMPTY,
-            },
+            outcome: ReadingOutcome::TooBig { empty, most },
             again: false,
         });
     }

@@ -72,7 +72,14 @@ pub(super) fn read_races(
         }
         let empty = (playable & on & !stones).count();
         if empty > confirm::MAX_EMPTY {
-            reading.too_big(board, confirm::RACE_READ_BUDGET.what, p, opp, empty);
+            reading.too_big(
+                board,
+                confirm::RACE_READ_BUDGET.what,
+                p,
+                opp,
+                empty,
+                confirm::MAX_EMPTY,
+            );
             continue;
         }
         // Dead only when captured even if it moves first: a race whoever

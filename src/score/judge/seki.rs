@@ -13,6 +13,14 @@ use crate::score::{PointStatus, Reason};
 /// handicap games against weak players 35 to 49.
 const SEKI_TANGLE: usize = 20;
 
+/// Most empty points a seki region may have to be read: more than the
+/// other readings' [`confirm::MAX_EMPTY`], because the flood from a seki's
+/// stones takes in any dame pocket beside them whole (a 13x13 game against
+/// GNU Go: a pyramid four with ten empty points around it, called seki
+/// while it went unread; the reading kills it). The reading's node budget
+/// still bounds the time.
+const SEKI_MAX_EMPTY: usize = confirm::MAX_EMPTY + 4;
+
 /// With [`SEKI_TANGLE`] chains or more in seki the playouts met open areas
 /// neither side would fill, not seki: each such chain is alive (it survives
 /// at least half the playouts, or it would be dead already).
@@ -93,9 +101,16 @@ pub(super) fn confirm_seki(
         let region = Bitboard::flood_fill(Bitboard::single(p), seki | (on & !stones));
         left &= !region;
         let empty = (region & !stones).count();
-        if empty > confirm::MAX_EMPTY {
+        if empty > SEKI_MAX_EMPTY {
             if let Some(c) = board.get(p) {
-                reading.too_big(board, confirm::SEKI_BUDGET.what, p, c.opponent(), empty);
+                reading.too_big(
+                    board,
+                    confirm::SEKI_BUDGET.what,
+                    p,
+                    c.opponent(),
+                    empty,
+                    SEKI_MAX_EMPTY,
+                );
             }
             unsettled |= region & stones;
             continue;
