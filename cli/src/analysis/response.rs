@@ -166,6 +166,7 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool, level_move: Option<D
     // playouts, not the best move's.
     let root = &a.root;
     let n = root.visits.max(1) as f64;
+    let root_visits = to_visits(root.visits).max(1);
     let root_lcb =
         (root.winrate - 1.96 * (root.winrate * (1.0 - root.winrate) / n).sqrt()).clamp(0.0, 1.0);
     let board = pos.game.board();
@@ -176,8 +177,8 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool, level_move: Option<D
         score_stdev: root.score_stdev,
         utility: sc(2.0 * root.winrate - 1.0),
         lcb: wr(root_lcb),
-        visits: to_visits(root.visits).max(1),
-        weight: to_visits(root.visits).max(1) as f64,
+        visits: root_visits,
+        weight: root_visits as f64,
         this_hash: this_hash(board, pos.to_move),
         sym_hash: sym_hash(board, pos.to_move),
         current_player: if pos.to_move == Color::Black {
