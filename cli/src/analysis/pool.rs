@@ -231,7 +231,7 @@ fn search(sh: &Shared, task: &Task) {
     let limits = Limits {
         playouts: Some(s.base.max_visits.map_or_else(
             || kosumi::search::default_playouts(size),
-            |v| v.saturating_mul(s.base.playouts_per_visit.max(1)),
+            |v| v.saturating_mul(s.base.per_visit()),
         )),
         time: s.base.max_time.map(Duration::from_secs_f64),
         allow: pick(&s.allow),

@@ -70,6 +70,13 @@ pub struct Defaults {
     pub level: Option<Level>,
 }
 
+impl Defaults {
+    /// Playouts a visit stands for; never 0, whatever a caller set.
+    pub fn per_visit(&self) -> u64 {
+        self.playouts_per_visit.max(1)
+    }
+}
+
 impl Default for Defaults {
     fn default() -> Defaults {
         Defaults {

@@ -116,7 +116,7 @@ pub fn analysis(pos: &Position, a: &Analysis, during: bool, level_move: Option<D
     // up to no more than the root's; a move with less than a visit's
     // playouts is left out, as KataGo leaves out moves it did not visit,
     // unless it is the first (a search stopped that early still has one).
-    let per_visit = s.base.playouts_per_visit.max(1);
+    let per_visit = s.base.per_visit();
     let to_visits = |playouts: u64| playouts / per_visit;
     let shown = |i: usize, playouts: u64| playouts > 0 && (i == 0 || to_visits(playouts) > 0);
     let estimates = estimates(a);
