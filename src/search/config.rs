@@ -105,6 +105,17 @@ pub struct PriorWeights {
     /// own chain the last move left with two (a capturing race; see
     /// `Policy::race_moves`; 0: off).
     pub fight_race: f32,
+    /// Wins for an outside liberty of an enemy chain in a capturing race
+    /// anywhere on the board: two to five liberties beside an own chain
+    /// with one liberty more or fewer at most (see `Policy::board_races`;
+    /// 0: off). On boards from [`PriorWeights::race_min_size`] to
+    /// [`PriorWeights::race_max_size`].
+    pub race: f32,
+    /// Smallest board with the race prior: 13x13, where it won 76-45 in
+    /// self-play; on 9x9 it was level (131-133).
+    pub race_min_size: usize,
+    /// Largest board with the race prior: 19x19 is not measured.
+    pub race_max_size: usize,
     /// Wins for a liberty of the last move's chain or of a chain touching
     /// the last move, however far along the chain (nearness by chains, as
     /// the common-fate-graph distance; see `Policy::chain_liberties`; 0: off).
@@ -157,6 +168,9 @@ impl Default for PriorWeights {
             pattern_far: 2.0,
             fight: 8.0,
             fight_race: 0.0,
+            race: 10.0,
+            race_min_size: 13,
+            race_max_size: 13,
             chain_liberty: 0.0,
             eye_fix: 0.0,
             nakade: 0.0,
@@ -386,6 +400,9 @@ impl SearchConfig {
             ("prior.pattern_far", F32(&mut p.pattern_far)),
             ("prior.fight", F32(&mut p.fight)),
             ("prior.fight_race", F32(&mut p.fight_race)),
+            ("prior.race", F32(&mut p.race)),
+            ("search.race_min_size", Usize(&mut p.race_min_size)),
+            ("search.race_max_size", Usize(&mut p.race_max_size)),
             ("prior.chain_liberty", F32(&mut p.chain_liberty)),
             ("prior.eye_fix", F32(&mut p.eye_fix)),
             ("prior.nakade", F32(&mut p.nakade)),

@@ -11,8 +11,8 @@ use super::patterns::features::{pattern3_id_of_code, DIST_LAST, PAT3_BASE};
 use super::patterns::Model;
 use super::shape::{add_pattern, offset, MOGO_PATTERNS, RING};
 use super::tactics::{
-    any_ataried_neighbour, breaks_false_seki, escape_is_ladder, eye_fix_moves, nakade_point,
-    self_atari_cousin, two_liberty_moves, useful_sacrifice,
+    any_ataried_neighbour, board_races, breaks_false_seki, escape_is_ladder, eye_fix_moves,
+    nakade_point, self_atari_cousin, two_liberty_moves, useful_sacrifice,
 };
 use crate::board::{Bitboard, Board, Color, FastRng, Point, STRIDE};
 use smallvec::SmallVec;
@@ -387,6 +387,22 @@ impl Policy {
             .copied()
             .filter(|p| !fights.contains(p))
             .collect()
+    }
+
+    /// The moves deciding capturing races anywhere on the board (see
+    /// `board_races`), when the race prior is on for the board's size.
+    pub fn board_races(&self, board: &Board, color: Color) -> Bitboard {
+        let mut moves = Bitboard::EMPTY;
+        let w = &self.prior;
+        if w.race > 0.0 && (w.race_min_size..=w.race_max_size).contains(&board.size()) {
+            board_races(board, color, &mut moves);
+        }
+        moves
+    }
+
+    /// `prior` with the bonus of a move deciding a capturing race.
+    pub fn board_race_prior(&self, prior: Prior) -> Prior {
+        prior.with_wins(self.prior.race)
     }
 
     /// The liberties of the last move's chain and of the chains of either

@@ -1521,6 +1521,7 @@ impl<'a> Worker<'a> {
         let fights = sh.policy.fight_moves(board, to_move, last);
         let races = sh.policy.race_moves(board, to_move, last, &fights);
         let chain_libs = sh.policy.chain_liberties(board, last);
+        let board_races = sh.policy.board_races(board, to_move);
         let eye_moves = sh.policy.eye_moves(board, to_move, last);
         let nakade = sh.policy.nakade_move(board, last);
         for &e in board.empty_points() {
@@ -1534,6 +1535,9 @@ impl<'a> Worker<'a> {
                 }
                 if chain_libs.contains(p) {
                     prior = sh.policy.chain_liberty_prior(prior);
+                }
+                if board_races.contains(p) {
+                    prior = sh.policy.board_race_prior(prior);
                 }
                 if eye_moves.contains(&p) {
                     prior = sh.policy.eye_prior(prior);

@@ -245,6 +245,61 @@ pub(crate) fn two_liberty_moves(
     n
 }
 
+/// The fewest stones of each chain of a capturing race: smaller chains
+/// with three liberties are mostly stones in contact, not a race.
+const RACE_STONES: usize = 4;
+
+/// The outside liberties of enemy chains in capturing races anywhere on the
+/// board, for `color` to move, into `out`: an enemy chain of two to five
+/// liberties beside an own chain whose liberties differ from its by one at
+/// most, both of [`RACE_STONES`] stones or more. Its liberties the own
+/// chain does not share, where `color` is not left in atari, are the moves
+/// that decide such a race; the tree reads the race out when its priors
+/// point there, as the playouts cannot.
+pub(crate) fn board_races(board: &Board, color: Color, out: &mut Bitboard) {
+    let opp = color.opponent();
+    let mut heads = Bitboard::EMPTY;
+    for p in board.stones(color).iter() {
+        let id = board.chain_id(p);
+        if heads.contains(id) {
+            continue;
+        }
+        heads.insert(id);
+        let mut own = [p; 6];
+        let k = board.first_liberties(p, &mut own);
+        if !(2..=5).contains(&k) || board.chain_size(p) < RACE_STONES {
+            continue;
+        }
+        let mut seen = [p; 8];
+        let mut n_seen = 0;
+        for s in board.chain_iter(p).take(64) {
+            for e in s.neighbours_in(board.stone_neighbour_bits(s, opp)) {
+                let id = board.chain_id(e);
+                if seen[..n_seen].contains(&id) || n_seen == seen.len() {
+                    continue;
+                }
+                seen[n_seen] = id;
+                n_seen += 1;
+                let mut theirs = [e; 6];
+                let m = board.first_liberties(e, &mut theirs);
+                let racing = (2..=5).contains(&m) && m.abs_diff(k) <= 1;
+                if !racing || board.chain_size(e) < RACE_STONES {
+                    continue;
+                }
+                for &a in &theirs[..m] {
+                    if !own[..k].contains(&a)
+                        && !out.contains(a)
+                        && board.is_legal_empty(a, color)
+                        && !board.is_self_atari(a, color)
+                    {
+                        out.insert(a);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Eye defence next to the last move `l` (the opponent's), written into
 /// `cands`: an empty point `f` near `l` (next to it, or next to an enemy
 /// stone next to it) where an enemy stone would now live a while (no
@@ -697,15 +752,69 @@ mod tests {
             ".....", //
             ".....", //
         ];
-        let mut b = Board::new(5);
-        for (p, color) in crate::board::diagram_stones(&rows) {
-            b.set_stone(p, Some(color));
-        }
+        let b = from_rows(5, &rows);
         let (a5, c4) = (Point::new(0, 0), Point::new(2, 1));
         assert!(b.is_self_atari(a5, Color::White));
         assert_eq!(self_atari_cousin(&b, a5, Color::White), Some(c4));
         // For Black, A5 is no self-atari; asked anyway, its own chain's
         // other liberty C4 is the approach.
         assert_eq!(self_atari_cousin(&b, a5, Color::Black), Some(c4));
+    }
+
+    /// Two columns of five in a capturing race, each walled in by the
+    /// other's stones.
+    fn race_board() -> Board {
+        let rows = [
+            "..XO.....", //
+            "..XO.....", //
+            ".OXO.....", //
+            "OOXOXX...", //
+            ".OXOX....", //
+            ".........", //
+            ".........", //
+            ".........", //
+            ".........", //
+        ];
+        from_rows(9, &rows)
+    }
+
+    /// A board with the stones of a diagram (`X` Black, `O` White).
+    fn from_rows(size: usize, rows: &[&str]) -> Board {
+        let mut b = Board::new(size);
+        for (p, color) in crate::board::diagram_stones(rows) {
+            b.set_stone(p, Some(color));
+        }
+        b
+    }
+
+    fn sorted(mut points: Vec<Point>) -> Vec<Point> {
+        points.sort();
+        points
+    }
+
+    #[test]
+    fn a_race_is_found_on_the_enemy_outside_liberties() {
+        let b = race_board();
+        // White's column's four liberties, and the one of the walling
+        // chain that is no self-atari and not Black's own liberty.
+        let want = sorted(vec![
+            Point::new(4, 0),
+            Point::new(4, 1),
+            Point::new(4, 2),
+            Point::new(3, 5),
+            Point::new(1, 5),
+        ]);
+        let mut board_wide = Bitboard::EMPTY;
+        board_races(&b, Color::Black, &mut board_wide);
+        assert_eq!(sorted(board_wide.iter().collect()), want);
+    }
+
+    #[test]
+    fn stones_in_contact_are_no_race() {
+        let rows = [".....", ".....", "..X..", "..O..", "....."];
+        let b = from_rows(5, &rows);
+        let mut board_wide = Bitboard::EMPTY;
+        board_races(&b, Color::Black, &mut board_wide);
+        assert!(board_wide.is_empty());
     }
 }
