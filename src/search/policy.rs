@@ -1100,4 +1100,19 @@ mod tests {
         let weak = count(13, true, &gammas);
         assert!(weak < 50, "{weak} of 1000");
     }
+
+    /// The race prior is on where it was measured to help: 13x13 only.
+    #[test]
+    fn the_race_prior_runs_on_13x13_only() {
+        let rows = ["..XO.", "..XO.", ".OXO.", "OOXOX", ".OXOX"];
+        let policy = Policy::default();
+        for (size, on) in [(9, false), (13, true), (19, false)] {
+            let mut b = Board::new(size);
+            for (p, color) in crate::board::diagram_stones(&rows) {
+                b.set_stone(p, Some(color));
+            }
+            let moves = policy.board_races(&b, Color::Black);
+            assert_eq!(moves.contains(Point::new(3, 5)), on, "{size}x{size}");
+        }
+    }
 }
