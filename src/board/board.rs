@@ -1223,6 +1223,18 @@ impl Board {
         }
     }
 
+    /// The first stone, in index order, of each of `color`'s chains: one
+    /// stone per chain, for work done once a chain.
+    pub fn first_stones(&self, color: Color) -> impl Iterator<Item = Point> + '_ {
+        let mut seen = Bitboard::EMPTY;
+        self.stones(color).iter().filter(move |&p| {
+            let id = self.chain_id(p);
+            let new = !seen.contains(id);
+            seen.insert(id);
+            new
+        })
+    }
+
     /// Number of distinct liberties of the chain through `p` (0 if empty).
     pub fn liberty_count(&self, p: Point) -> usize {
         self.liberties_bb(p).count()
@@ -1506,13 +1518,7 @@ impl Board {
     pub fn capture_moves(&self, color: Color) -> Vec<Point> {
         let opp = color.opponent();
         let mut out = Vec::new();
-        let mut seen = Bitboard::EMPTY;
-        for p in self.stones(opp).iter() {
-            let id = self.chain_id(p);
-            if seen.contains(id) {
-                continue;
-            }
-            seen.insert(id);
+        for p in self.first_stones(opp) {
             if let Some(last) = self.atari_point(p) {
                 if !out.contains(&last) && self.is_legal(last, color) {
                     out.push(last);
@@ -1527,13 +1533,7 @@ impl Board {
     /// adjacent opponent chain in atari. Legal moves only, each point once.
     pub fn escape_moves(&self, color: Color) -> Vec<Point> {
         let mut out = Vec::new();
-        let mut seen = Bitboard::EMPTY;
-        for p in self.stones(color).iter() {
-            let id = self.chain_id(p);
-            if seen.contains(id) {
-                continue;
-            }
-            seen.insert(id);
+        for p in self.first_stones(color) {
             let Some(last) = self.atari_point(p) else {
                 continue;
             };

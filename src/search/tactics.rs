@@ -258,13 +258,7 @@ const RACE_STONES: usize = 4;
 /// point there, as the playouts cannot.
 pub(crate) fn board_races(board: &Board, color: Color, out: &mut Bitboard) {
     let opp = color.opponent();
-    let mut heads = Bitboard::EMPTY;
-    for p in board.stones(color).iter() {
-        let id = board.chain_id(p);
-        if heads.contains(id) {
-            continue;
-        }
-        heads.insert(id);
+    for p in board.first_stones(color) {
         let mut own = [p; 6];
         let k = board.first_liberties(p, &mut own);
         if !(2..=5).contains(&k) || board.chain_size(p) < RACE_STONES {
