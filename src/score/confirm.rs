@@ -209,9 +209,10 @@ impl Allowance {
         self.again.set(true);
     }
 
-    /// Logs a region too big to read: `what` of the chain through `target`,
-    /// `attacker` first, `empty` points where the reading takes `most`.
-    pub(crate) fn too_big(
+    /// Whether a region of `empty` points is small enough for a reading
+    /// that takes `most`; when not, logs it as too big: `what` of the chain
+    /// through `target`, `attacker` first.
+    pub(crate) fn fits(
         &self,
         board: &Board,
         what: &'static str,
@@ -219,7 +220,10 @@ impl Allowance {
         attacker: Color,
         empty: usize,
         most: usize,
-    ) {
+    ) -> bool {
+        if empty <= most {
+            return true;
+        }
         self.note(Reading {
             what,
             target,
@@ -230,6 +234,7 @@ impl Allowance {
             outcome: ReadingOutcome::TooBig { empty, most },
             again: false,
         });
+        false
     }
 
     /// Moves the local searches may still play.

@@ -133,15 +133,8 @@ fn read_eye_space_sweep(
         let playable = group.region | group.beyond;
         let empty = (playable & on & !stones).count();
         let unsure = group.chains.iter().any(|q| survival[q.index()] <= UNSURE);
-        if empty > confirm::MAX_EMPTY {
-            reading.too_big(
-                board,
-                confirm::EYE_SPACE_BUDGET.what,
-                p,
-                opp,
-                empty,
-                confirm::MAX_EMPTY,
-            );
+        let what = confirm::EYE_SPACE_BUDGET.what;
+        if !reading.fits(board, what, p, opp, empty, confirm::MAX_EMPTY) {
             // Too big to read: the groups the playouts often lose get a
             // search of the fight near them instead.
             if !unsure {

@@ -71,15 +71,8 @@ pub(super) fn read_races(
             continue;
         }
         let empty = (playable & on & !stones).count();
-        if empty > confirm::MAX_EMPTY {
-            reading.too_big(
-                board,
-                confirm::RACE_READ_BUDGET.what,
-                p,
-                opp,
-                empty,
-                confirm::MAX_EMPTY,
-            );
+        let what = confirm::RACE_READ_BUDGET.what;
+        if !reading.fits(board, what, p, opp, empty, confirm::MAX_EMPTY) {
             continue;
         }
         // Dead only when captured even if it moves first: a race whoever

@@ -101,17 +101,9 @@ pub(super) fn confirm_seki(
         let region = Bitboard::flood_fill(Bitboard::single(p), seki | (on & !stones));
         left &= !region;
         let empty = (region & !stones).count();
-        if empty > SEKI_MAX_EMPTY {
-            if let Some(c) = board.get(p) {
-                reading.too_big(
-                    board,
-                    confirm::SEKI_BUDGET.what,
-                    p,
-                    c.opponent(),
-                    empty,
-                    SEKI_MAX_EMPTY,
-                );
-            }
+        let attacker = board.get(p).map_or(Color::Black, Color::opponent);
+        let what = confirm::SEKI_BUDGET.what;
+        if !reading.fits(board, what, p, attacker, empty, SEKI_MAX_EMPTY) {
             unsettled |= region & stones;
             continue;
         }
