@@ -101,6 +101,7 @@ pub(super) fn confirm_seki(
         let region = Bitboard::flood_fill(Bitboard::single(p), seki | (on & !stones));
         left &= !region;
         let empty = (region & !stones).count();
+        // `p` is a stone of the seki; its opponent would attack.
         let attacker = board.get(p).map_or(Color::Black, Color::opponent);
         let what = confirm::SEKI_BUDGET.what;
         if !reading.fits(board, what, p, attacker, empty, SEKI_MAX_EMPTY) {
