@@ -109,7 +109,7 @@ pub struct PriorWeights {
     /// anywhere on the board: two to five liberties beside an own chain
     /// with one liberty more or fewer at most (see `Policy::board_races`;
     /// 0: off). On boards from [`PriorWeights::race_min_size`] to
-    /// [`PriorWeights::race_max_size`].
+    /// [`PriorWeights::race_max_size`], in games counted by territory.
     pub race: f32,
     /// Smallest board with the race prior: 13x13, where it won 76-45 in
     /// self-play; on 9x9 it was level (149-158).

@@ -1521,7 +1521,7 @@ impl<'a> Worker<'a> {
         let fights = sh.policy.fight_moves(board, to_move, last);
         let races = sh.policy.race_moves(board, to_move, last, &fights);
         let chain_libs = sh.policy.chain_liberties(board, last);
-        let board_races = sh.policy.board_races(board, to_move);
+        let board_races = sh.policy.board_races(board, to_move, sh.territory);
         let eye_moves = sh.policy.eye_moves(board, to_move, last);
         let nakade = sh.policy.nakade_move(board, last);
         for &e in board.empty_points() {
