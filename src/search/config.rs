@@ -112,7 +112,7 @@ pub struct PriorWeights {
     /// [`PriorWeights::race_max_size`], in games counted by territory.
     pub race: f32,
     /// Smallest board with the race prior: 13x13, where it won 76-45 in
-    /// self-play; on 9x9 it was level (149-158).
+    /// self-play; on 9x9 it was level (149-158, under Chinese rules).
     pub race_min_size: usize,
     /// Largest board with the race prior: 19x19 is not measured.
     pub race_max_size: usize,
