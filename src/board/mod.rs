@@ -65,3 +65,14 @@ pub(crate) fn diagram_stones<'a>(rows: &'a [&'a str]) -> impl Iterator<Item = (P
             })
     })
 }
+
+/// A `size` board holding the stones of a test diagram (see
+/// [`diagram_stones`]), set without captures.
+#[cfg(test)]
+pub(crate) fn diagram_board(size: usize, rows: &[&str]) -> Board {
+    let mut b = Board::new(size);
+    for (p, color) in diagram_stones(rows) {
+        b.set_stone(p, Some(color));
+    }
+    b
+}

@@ -2,16 +2,12 @@
 //! the top).
 
 use super::*;
-use crate::board::{diagram_stones, Move, RuleSet, Rules};
+use crate::board::{diagram_board, diagram_stones, Move, RuleSet, Rules};
 
 /// A 9x9 board from the top rows of a diagram (`X` Black, `O` White), for
 /// the tests of the judge's parts.
 pub(super) fn board_9x9(rows: &[&str]) -> Board {
-    let mut b = Board::new(9);
-    for (p, color) in diagram_stones(rows) {
-        b.set_stone(p, Some(color));
-    }
-    b
+    diagram_board(9, rows)
 }
 
 /// Black's wall on row 7 and White's on rows 6 and 3; below, inside

@@ -986,10 +986,7 @@ mod tests {
             "XXOXXX", //
             ".OOOX.", // A1
         ];
-        let mut b = Board::new(6);
-        for (p, color) in crate::board::diagram_stones(&rows) {
-            b.set_stone(p, Some(color));
-        }
+        let mut b = crate::board::diagram_board(6, &rows);
         let mut policy = Policy::default();
         policy.playout.false_seki = 1.0;
         let mut rng = FastRng::new(1);
@@ -1117,10 +1114,7 @@ mod tests {
             (13, false, false),
             (19, true, false),
         ] {
-            let mut b = Board::new(size);
-            for (p, color) in crate::board::diagram_stones(&rows) {
-                b.set_stone(p, Some(color));
-            }
+            let b = crate::board::diagram_board(size, &rows);
             let moves = policy.board_races(&b, Color::Black, territory);
             let at = moves.contains(Point::new(3, 5));
             assert_eq!(at, on, "{size}x{size}, territory {territory}");

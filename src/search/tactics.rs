@@ -605,6 +605,7 @@ fn killing_shape(points: &[Point]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::diagram_board;
 
     fn board(size: usize, black: &[(usize, usize)], white: &[(usize, usize)]) -> Board {
         let mut b = Board::new(size);
@@ -746,7 +747,7 @@ mod tests {
             ".....", //
             ".....", //
         ];
-        let b = from_rows(5, &rows);
+        let b = diagram_board(5, &rows);
         let (a5, c4) = (Point::new(0, 0), Point::new(2, 1));
         assert!(b.is_self_atari(a5, Color::White));
         assert_eq!(self_atari_cousin(&b, a5, Color::White), Some(c4));
@@ -769,16 +770,7 @@ mod tests {
             ".........", //
             ".........", //
         ];
-        from_rows(9, &rows)
-    }
-
-    /// A board with the stones of a diagram (`X` Black, `O` White).
-    fn from_rows(size: usize, rows: &[&str]) -> Board {
-        let mut b = Board::new(size);
-        for (p, color) in crate::board::diagram_stones(rows) {
-            b.set_stone(p, Some(color));
-        }
-        b
+        diagram_board(9, &rows)
     }
 
     fn sorted(mut points: Vec<Point>) -> Vec<Point> {
@@ -806,7 +798,7 @@ mod tests {
     #[test]
     fn stones_in_contact_are_no_race() {
         let rows = [".....", ".....", "..X..", "..O..", "....."];
-        let b = from_rows(5, &rows);
+        let b = diagram_board(5, &rows);
         let mut board_wide = Bitboard::EMPTY;
         board_races(&b, Color::Black, &mut board_wide);
         assert!(board_wide.is_empty());
