@@ -14,14 +14,16 @@
 //! * **Elo**: the logistic model `s = 1 / (1 + 10^(-Δ/400))`, so
 //!   `Δ = -400·log10(1/s - 1)`. Its 95% error bar comes from the delta
 //!   method: `±z · √(σ²/n) · 400 / (ln 10 · s(1-s))`.
-//! * **SPRT**: the generalised SPRT of fishtest's `LLR_logistic` (also what
-//!   cutechess reports for the logistic model): with `s0`, `s1` the scores
-//!   that `elo0`, `elo1` imply,
-//!   `LLR = n · (s1 - s0) · (2s - s0 - s1) / (2σ²)`,
+//! * **SPRT**: Wald's test on the games as Bernoulli trials, a draw
+//!   counting as half a win and half a loss (draws are rare in Go): with
+//!   `s0`, `s1` the scores that `elo0`, `elo1` imply,
+//!   `LLR = (W + D/2)·ln(s1/s0) + (L + D/2)·ln((1-s1)/(1-s0))`,
 //!   and the test stops when `LLR ≤ ln(β/(1-α))` (H0: Elo ≤ elo0 accepted)
-//!   or `LLR ≥ ln((1-β)/α)` (H1: Elo ≥ elo1 accepted). While every game has
-//!   had the same outcome, `σ²` would be 0; it is then computed with half a
-//!   game added to each of wins, draws and losses so the test can still move.
+//!   or `LLR ≥ ln((1-β)/α)` (H1: Elo ≥ elo1 accepted). The generalised SPRT
+//!   of fishtest, which divides by the observed variance instead, accepted
+//!   H1 after 8 wins in 8 games at `0,40,0.05,0.05` (LLR 3.6, where the
+//!   likelihood ratio is 0.87): far from half the games, with few games, the
+//!   observed variance understates the spread.
 
 use anyhow::{anyhow, ensure};
 use std::fmt;
@@ -219,19 +221,10 @@ impl Sprt {
 
     /// Log-likelihood ratio of H1 against H0 after the games in `t`.
     pub fn llr(&self, t: &Tally) -> f64 {
-        let Some(s) = t.score() else { return 0.0 };
-        let mut var = t.variance().unwrap_or(0.0);
-        if var <= 0.0 {
-            let (w, d, l) = (
-                t.wins as f64 + 0.5,
-                t.draws as f64 + 0.5,
-                t.losses as f64 + 0.5,
-            );
-            let m = (w + 0.5 * d) / (w + d + l);
-            var = (w * (1.0 - m).powi(2) + d * (0.5 - m).powi(2) + l * m * m) / (w + d + l);
-        }
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-        t.games() as f64 * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+        let won = t.wins as f64 + 0.5 * t.draws as f64;
+        let lost = t.losses as f64 + 0.5 * t.draws as f64;
+        won * (s1 / s0).ln() + lost * ((1.0 - s1) / (1.0 - s0)).ln()
     }
 
     /// Whether the test has decided after the games in `t`.
@@ -315,26 +308,26 @@ mod tests {
     }
 
     #[test]
-    fn sprt_matches_reference() {
+    fn sprt_llr_is_the_bernoulli_likelihood_ratio() {
         let sprt = Sprt::parse("0,10,0.05,0.05").unwrap();
         let (lo, hi) = sprt.bounds();
         assert!(close(lo, -2.944_438_979_166_440_3, 1e-12));
         assert!(close(hi, 2.944_438_979_166_440_3, 1e-12));
         assert!(close(
             sprt.llr(&Tally::new(60, 0, 40)),
-            0.556_342_867_702_787_1,
+            0.534_230_912_016_598,
             1e-9
         ));
         let s = Sprt::parse("0, 5, 0.05, 0.05").unwrap();
         assert!(close(
             s.llr(&Tally::new(300, 400, 300)),
-            -0.172_564_002_666_418_4,
+            -0.103_549_123_280_623_16,
             1e-9
         ));
         let s = Sprt::parse("-5,5,0.05,0.05").unwrap();
         assert!(close(
             s.llr(&Tally::new(120, 60, 80)),
-            1.544_087_376_291_657_2,
+            1.151_292_546_497_018_5,
             1e-9
         ));
         assert_eq!(sprt.llr(&Tally::default()), 0.0);
@@ -352,7 +345,15 @@ mod tests {
             sprt.decision(&Tally::new(100, 0, 400)),
             SprtDecision::AcceptH0
         );
-        // A run of identical results still moves the test (regularised variance).
+        // Eight wins in eight games are a likelihood ratio of e^0.87, not a
+        // decision (the generalised SPRT's observed variance said 3.6).
+        let s40 = Sprt::parse("0,40,0.05,0.05").unwrap();
+        assert!(close(
+            s40.llr(&Tally::new(8, 0, 0)),
+            0.868_131_769_274_706_6,
+            1e-9
+        ));
+        assert_eq!(s40.decision(&Tally::new(8, 0, 0)), SprtDecision::Continue);
         assert!(sprt.llr(&Tally::new(20, 0, 0)) > 0.0);
         assert_eq!(
             sprt.decision(&Tally::new(200, 0, 0)),
