@@ -106,13 +106,15 @@ pub struct PriorWeights {
     /// `Policy::race_moves`; 0: off).
     pub fight_race: f32,
     /// Wins for an outside liberty of an enemy chain in a capturing race
-    /// anywhere on the board: two to five liberties beside an own chain
-    /// with one liberty more or fewer at most (see `Policy::board_races`;
-    /// 0: off). On boards from [`PriorWeights::race_min_size`] to
+    /// anywhere on the board that whoever moves first wins: two to five
+    /// liberties beside an own chain of two to five (see
+    /// `Policy::board_races`; 0: off). On boards from [`PriorWeights::race_min_size`] to
     /// [`PriorWeights::race_max_size`], in games counted by territory.
     pub race: f32,
     /// Smallest board with the race prior: 13x13, where it won 76-45 in
-    /// self-play; on 9x9 it was level (149-158, under Chinese rules).
+    /// self-play, and 47-17 against its first form, which also took the
+    /// races already decided; on 9x9 that first form was level (149-158,
+    /// under Chinese rules).
     pub race_min_size: usize,
     /// Largest board with the race prior: 19x19 is not measured.
     pub race_max_size: usize,

@@ -392,8 +392,8 @@ impl Policy {
     /// The moves deciding capturing races anywhere on the board (see
     /// `board_races`), when the race prior is on for the board's size and
     /// the game is counted by territory: in 13x13 self-play it won 76-45
-    /// under Japanese rules and lost 59-77 under Chinese rules, for reasons
-    /// not yet known.
+    /// under Japanese rules and lost 59-77 under Chinese rules, in its first
+    /// form, which also took races already decided.
     pub fn board_races(&self, board: &Board, color: Color, territory: bool) -> Bitboard {
         let mut moves = Bitboard::EMPTY;
         let w = &self.prior;
@@ -1106,7 +1106,7 @@ mod tests {
     /// by territory.
     #[test]
     fn the_race_prior_runs_on_13x13_by_territory_only() {
-        let rows = ["..XO.", "..XO.", ".OXO.", "OOXOX", ".OXOX"];
+        let rows = ["..XO.", "..XO.", ".OXOX", "OOXOX", ".OXOX"];
         let policy = Policy::default();
         for (size, territory, on) in [
             (9, true, false),

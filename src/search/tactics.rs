@@ -251,11 +251,11 @@ const RACE_STONES: usize = 4;
 
 /// The outside liberties of enemy chains in capturing races anywhere on the
 /// board, for `color` to move, into `out`: an enemy chain of two to five
-/// liberties beside an own chain whose liberties differ from its by one at
-/// most, both of [`RACE_STONES`] stones or more. Its liberties the own
-/// chain does not share, where `color` is not left in atari, are the moves
-/// that decide such a race; the tree reads the race out when its priors
-/// point there, as the playouts cannot.
+/// liberties beside an own chain of two to five, both of [`RACE_STONES`]
+/// stones or more, in a race whoever moves first wins ([`unsettled`]).
+/// Its liberties the own chain does not share, where `color` is not left
+/// in atari, are the moves that decide such a race; the tree reads the
+/// race out when its priors point there, as the playouts cannot.
 pub(crate) fn board_races(board: &Board, color: Color, out: &mut Bitboard) {
     let opp = color.opponent();
     for p in board.first_stones(color) {
@@ -276,8 +276,11 @@ pub(crate) fn board_races(board: &Board, color: Color, out: &mut Bitboard) {
                 n_seen += 1;
                 let mut theirs = [e; 6];
                 let m = board.first_liberties(e, &mut theirs);
-                let racing = (2..=5).contains(&m) && m.abs_diff(k) <= 1;
-                if !racing || board.chain_size(e) < RACE_STONES {
+                if !(2..=5).contains(&m) || board.chain_size(e) < RACE_STONES {
+                    continue;
+                }
+                let shared = theirs[..m].iter().filter(|a| own[..k].contains(a)).count();
+                if !unsettled(k - shared, m - shared, shared) {
                     continue;
                 }
                 for &a in &theirs[..m] {
@@ -292,6 +295,17 @@ pub(crate) fn board_races(board: &Board, color: Color, out: &mut Bitboard) {
             }
         }
     }
+}
+
+/// Whether a capturing race between chains without eyes, with `own` and
+/// `theirs` outside liberties and `shared` ones, goes to whoever moves
+/// first: with equal outside liberties the first to move wins it (or
+/// makes seki); with two shared liberties or more, one outside liberty
+/// more still loses the kill to seki if the other side moves first.
+/// Otherwise the side ahead wins whoever starts, and a move there is
+/// wasted.
+fn unsettled(own: usize, theirs: usize, shared: usize) -> bool {
+    own == theirs || (shared >= 2 && own.abs_diff(theirs) == 1)
 }
 
 /// Eye defence next to the last move `l` (the opponent's), written into
@@ -757,12 +771,18 @@ mod tests {
     }
 
     /// Two columns of five in a capturing race, each walled in by the
-    /// other's stones.
-    fn race_board() -> Board {
+    /// other's stones: Black's has three liberties, White's `white_libs`
+    /// (three or four).
+    fn race_board(white_libs: usize) -> Board {
+        let row2 = if white_libs == 3 {
+            ".OXOX...."
+        } else {
+            ".OXO....."
+        };
         let rows = [
             "..XO.....", //
             "..XO.....", //
-            ".OXO.....", //
+            row2,        //
             "OOXOXX...", //
             ".OXOX....", //
             ".........", //
@@ -779,20 +799,31 @@ mod tests {
     }
 
     #[test]
-    fn a_race_is_found_on_the_enemy_outside_liberties() {
-        let b = race_board();
-        // White's column's four liberties, and the one of the walling
-        // chain that is no self-atari and not Black's own liberty.
-        let want = sorted(vec![
-            Point::new(4, 0),
-            Point::new(4, 1),
-            Point::new(4, 2),
-            Point::new(3, 5),
-            Point::new(1, 5),
-        ]);
+    fn a_race_whoever_starts_wins_is_found_on_the_enemy_outside_liberties() {
+        let b = race_board(3);
+        // White's column's three liberties. The walling chain, with one
+        // outside liberty more than Black's column and none shared beyond
+        // one, wins its race whoever starts: no move there.
+        let want = sorted(vec![Point::new(4, 0), Point::new(4, 1), Point::new(3, 5)]);
         let mut board_wide = Bitboard::EMPTY;
         board_races(&b, Color::Black, &mut board_wide);
         assert_eq!(sorted(board_wide.iter().collect()), want);
+    }
+
+    #[test]
+    fn a_race_lost_whoever_starts_is_left_alone() {
+        let b = race_board(4);
+        let mut board_wide = Bitboard::EMPTY;
+        board_races(&b, Color::Black, &mut board_wide);
+        assert!(board_wide.is_empty());
+    }
+
+    #[test]
+    fn two_shared_liberties_make_one_more_outside_liberty_unsettled() {
+        assert!(unsettled(2, 2, 0));
+        assert!(!unsettled(3, 2, 1));
+        assert!(unsettled(3, 2, 2));
+        assert!(!unsettled(4, 2, 2));
     }
 
     #[test]
