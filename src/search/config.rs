@@ -108,8 +108,9 @@ pub struct PriorWeights {
     /// Wins for an outside liberty of an enemy chain in a capturing race
     /// anywhere on the board that whoever moves first wins: two to five
     /// liberties beside an own chain of two to five (see
-    /// `Policy::board_races`; 0: off). On boards from [`PriorWeights::race_min_size`] to
-    /// [`PriorWeights::race_max_size`], in games counted by territory.
+    /// `Policy::board_races`; 0: off). On boards from
+    /// [`PriorWeights::race_min_size`] to [`PriorWeights::race_max_size`],
+    /// in games counted by territory.
     pub race: f32,
     /// Smallest board with the race prior: 13x13, where it won 76-45 in
     /// self-play, and 47-17 against its first form, which also took the
